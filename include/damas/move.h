@@ -1,0 +1,60 @@
+// A move of Brazilian draughts.
+//
+// Encoding: a move is identified by (from, to, captured set), nothing else.
+//   from, to  : Square (padded bit index, see bitboard.h). from == to is legal for a circular
+//               king capture.
+//   captured  : Bitboard of the squares of every piece taken (empty for a quiet move).
+// Two capture routes with the same three fields give the same position and are ONE move.
+// Promotion is not stored: a man whose move ends on its far row is crowned (position.cpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "damas/bitboard.h"
+
+namespace damas {
+
+struct Move {
+  Bitboard captured = 0;
+  Square from{};
+  Square to{};
+
+  constexpr bool is_capture() const { return captured != 0; }
+  constexpr int capture_count() const { return popcount(captured); }
+  constexpr bool operator==(const Move&) const = default;
+  // A null move (from == to, nothing captured) is never legal; used as "no move".
+  constexpr bool is_null() const { return from == to && captured == 0; }
+};
+
+inline constexpr Move kNullMove{};
+
+// Fixed-capacity move list (no allocation on the search's hot path).
+// 128 is far above any reachable count on 8x8 (kings give at most 13 quiet moves each).
+class MoveList {
+ public:
+  static constexpr std::size_t kCapacity = 128;
+
+  void push(const Move& m) { moves_[size_++] = m; }
+  void clear() { size_ = 0; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Move& operator[](std::size_t i) const { return moves_[i]; }
+  Move& operator[](std::size_t i) { return moves_[i]; }
+  const Move* begin() const { return moves_.data(); }
+  const Move* end() const { return moves_.data() + size_; }
+  Move* begin() { return moves_.data(); }
+  Move* end() { return moves_.data() + size_; }
+  bool contains(const Move& m) const {
+    for (const Move& x : *this)
+      if (x == m) return true;
+    return false;
+  }
+
+ private:
+  std::array<Move, kCapacity> moves_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace damas

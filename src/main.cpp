@@ -1,0 +1,48 @@
+// The damas executable: dispatches to a subcommand. Only this file touches argv.
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+#include "damas/cli.h"
+
+namespace {
+
+struct Subcommand {
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(const damas::cli::Args&);
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"perft", "count the leaves of the legal-move tree (move generator check and speed)",
+     damas::cli::perft_main},
+};
+
+void print_help() {
+  std::cout << "damas " << DAMAS_VERSION << " - a Brazilian draughts engine\n\n"
+            << "usage: damas [SUBCOMMAND] [OPTIONS]   (each subcommand has --help)\n\n";
+  for (const Subcommand& s : kSubcommands) std::cout << "  " << s.name << "\t" << s.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  if (first == "--help" || first == "-h" || first == "help") {
+    print_help();
+    return 0;
+  }
+  if (first == "--version") {
+    std::cout << "damas " << DAMAS_VERSION << "\n";
+    return 0;
+  }
+  for (const Subcommand& s : kSubcommands) {
+    if (s.name == first) return s.run(damas::cli::Args(argv + 2, argv + argc));
+  }
+  if (first.empty()) {
+    print_help();
+    return 0;
+  }
+  std::cerr << "damas: unknown subcommand \"" << first << "\" (see damas --help)\n";
+  return 2;
+}
