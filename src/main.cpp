@@ -16,6 +16,7 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"perft", "count the leaves of the legal-move tree (move generator check and speed)",
      damas::cli::perft_main},
+    {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match", damas::cli::dxp_main},
 };
 
 void print_help() {

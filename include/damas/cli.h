@@ -10,5 +10,6 @@ namespace damas::cli {
 using Args = std::vector<std::string>;
 
 int perft_main(const Args& args);
+int dxp_main(const Args& args);
 
 }  // namespace damas::cli
