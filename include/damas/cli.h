@@ -10,5 +10,7 @@ namespace damas::cli {
 using Args = std::vector<std::string>;
 
 int perft_main(const Args& args);
+int selfplay_main(const Args& args);
+int tactics_main(const Args& args);
 
 }  // namespace damas::cli
