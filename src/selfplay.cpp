@@ -48,6 +48,7 @@ namespace {
 
 std::string signed_number(double x) {
   if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
+  if (std::fabs(x) < 0.05) x = 0;  // no "-0.0"
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%+.1f", x);
   return buffer;

@@ -69,7 +69,7 @@ TEST_CASE("openings are parsed and checked for legality", "[selfplay]") {
   REQUIRE(ok->size() == 2);
   CHECK((*ok)[0].moves.size() == 2);
   CHECK((*ok)[1].text == "23-19 9-14");
-  const Expected<std::vector<Opening>> bad = parse_openings("22-18\n22-17 11-15\n", "f");
+  const Expected<std::vector<Opening>> bad = parse_openings("22-18\n22-18 22-17\n", "f");
   REQUIRE_FALSE(bad.has_value());
   CHECK(bad.error().find("f:2") != std::string::npos);
   CHECK_FALSE(parse_openings("# nothing\n").has_value());
@@ -89,4 +89,74 @@ TEST_CASE("the bundled openings are distinct and legal", "[selfplay]") {
     for (const Move& m : o.moves) p = p.after(m);
     CHECK(seen.insert(std::to_string(p.key())).second);  // no two openings reach the same position
   }
+}
+
+TEST_CASE("a short match keeps its books", "[selfplay]") {
+  MatchConfig config;
+  const Expected<std::vector<Opening>> openings = parse_openings("22-18 11-15\n24-20 10-14\n");
+  REQUIRE(openings.has_value());
+  config.openings = *openings;
+  config.options_a = {{"hash", "1"}};
+  config.options_b = {{"hash", "1"}};
+  config.limits.depth = 2;
+  config.concurrency = 2;
+  int callbacks = 0;
+  const Expected<MatchResult> r = run_match(config, [&](const GameRecord&, const MatchResult& so_far) {
+    ++callbacks;
+    CHECK(so_far.wins + so_far.draws + so_far.losses == callbacks);
+  });
+  REQUIRE(r.has_value());
+  CHECK(callbacks == 4);
+  REQUIRE(r->games.size() == 4);
+  CHECK(r->wins + r->draws + r->losses == 4);
+  double points = 0;
+  for (std::size_t i = 0; i < r->games.size(); ++i) {
+    const GameRecord& g = r->games[i];
+    CHECK(g.index == static_cast<int>(i));
+    CHECK(g.opening == static_cast<int>(i / 2));
+    CHECK(g.a_is_white == (i % 2 == 0));
+    CHECK(g.result != GameResult::Ongoing);
+    CHECK(g.reason != GameEndReason::None);
+    CHECK(g.reason != GameEndReason::Adjudication);  // no ply limit was set
+    CHECK(g.plies > 2);
+    CHECK(g.pdn.find(to_string(g.result)) != std::string::npos);
+    points += g.a_points();
+  }
+  CHECK(points == Approx(r->wins + 0.5 * r->draws));
+}
+
+TEST_CASE("the ply limit adjudicates a draw", "[selfplay]") {
+  MatchConfig config;
+  config.openings = *parse_openings("23-19 9-14\n");
+  config.options_a = {{"hash", "1"}};
+  config.options_b = {{"hash", "1"}};
+  config.limits.depth = 1;
+  config.max_plies = 12;
+  config.games = 3;  // cycles the openings; the third game repeats the first
+  const Expected<MatchResult> r = run_match(config);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 3);
+  for (const GameRecord& g : r->games) {
+    CHECK(g.opening == 0);
+    if (g.reason == GameEndReason::Adjudication) {
+      CHECK(g.plies == 12);
+      CHECK(g.result == GameResult::Draw);
+    } else {
+      CHECK(g.plies < 12);
+    }
+  }
+  CHECK(r->wins + r->draws + r->losses == 3);
+}
+
+TEST_CASE("a refused engine option is an error, not a crash", "[selfplay]") {
+  MatchConfig config;
+  config.openings = *parse_openings("23-19 9-14\n");
+  config.options_a = {{"eval-file", "/nonexistent/weights.txt"}};
+  config.limits.depth = 1;
+  const Expected<MatchResult> r = run_match(config);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().find("engine A") != std::string::npos);
+  config.options_a.clear();
+  config.concurrency = 0;
+  CHECK_FALSE(run_match(config).has_value());
 }
