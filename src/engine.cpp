@@ -179,8 +179,11 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.weights = e.weights;
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (mode != GoMode::Analyze) r.level = e.level;
-  r.multipv = std::max(1, r.level.candidates);
-  r.seed = e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
+  r.multipv = std::max(static_cast<int>(e.options.get_int(option::kMultiPv)), r.level.candidates);
+  // A fixed seed repeats exactly (the search mixes in the position); 0 varies every search.
+  const auto fixed_seed = static_cast<std::uint64_t>(e.options.get_int(option::kSeed));
+  r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL
+                      : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;
