@@ -24,6 +24,7 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::analyze_main},
     {"bench", "fixed-depth search of the bench positions: node signature and speed",
      damas::cli::bench_main},
+    {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match", damas::cli::dxp_main},
 };
 
 void print_help() {

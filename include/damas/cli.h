@@ -14,5 +14,6 @@ int selfplay_main(const Args& args);
 int tactics_main(const Args& args);
 int analyze_main(const Args& args);
 int bench_main(const Args& args);
+int dxp_main(const Args& args);
 
 }  // namespace damas::cli
