@@ -10,7 +10,10 @@ namespace damas::cli {
 using Args = std::vector<std::string>;
 
 int perft_main(const Args& args);
+int selfplay_main(const Args& args);
+int tactics_main(const Args& args);
 int analyze_main(const Args& args);
 int bench_main(const Args& args);
+int dxp_main(const Args& args);
 
 }  // namespace damas::cli
