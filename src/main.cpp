@@ -18,6 +18,15 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::hub_main},
     {"perft", "count the leaves of the legal-move tree (move generator check and speed)",
      damas::cli::perft_main},
+    {"selfplay", "match between two option sets of this engine, with the Elo difference",
+     damas::cli::selfplay_main},
+    {"tactics", "how many positions of the tactical suite the engine solves within a node budget",
+     damas::cli::tactics_main},
+    {"analyze", "search a position and show the best move and line",
+     damas::cli::analyze_main},
+    {"bench", "fixed-depth search of the bench positions: node signature and speed",
+     damas::cli::bench_main},
+    {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match", damas::cli::dxp_main},
 };
 
 void print_help() {

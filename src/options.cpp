@@ -22,6 +22,10 @@ const std::vector<OptionSpec>& option_specs() {
        "milliseconds kept back on every move for communication delays"},
       {std::string(option::kEvalFile), OptionType::String, "", 0, 0, {},
        "evaluation weights file (empty = built-in weights)"},
+      {std::string(option::kMultiPv), OptionType::Int, "1", 1, 32, {},
+       "number of best lines searched and reported (analysis)"},
+      {std::string(option::kSeed), OptionType::Int, "0", 0, 2147483647, {},
+       "random seed of weak levels (0 = different every game; other values repeat exactly)"},
   };
   return kSpecs;
 }

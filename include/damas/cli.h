@@ -18,6 +18,11 @@ namespace damas::cli {
 using Args = std::vector<std::string>;
 
 int perft_main(const Args& args);
+int selfplay_main(const Args& args);
+int tactics_main(const Args& args);
+int analyze_main(const Args& args);
+int bench_main(const Args& args);
+int dxp_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>

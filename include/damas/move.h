@@ -36,16 +36,18 @@ class MoveList {
  public:
   static constexpr std::size_t kCapacity = 128;
 
-  void push(const Move& m) { moves_[size_++] = m; }
+  MoveList() {}  // leaves the storage uninitialised: it is written before it is read
+
+  void push(const Move& m) { storage_.moves[size_++] = m; }
   void clear() { size_ = 0; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const Move& operator[](std::size_t i) const { return moves_[i]; }
-  Move& operator[](std::size_t i) { return moves_[i]; }
-  const Move* begin() const { return moves_.data(); }
-  const Move* end() const { return moves_.data() + size_; }
-  Move* begin() { return moves_.data(); }
-  Move* end() { return moves_.data() + size_; }
+  const Move& operator[](std::size_t i) const { return storage_.moves[i]; }
+  Move& operator[](std::size_t i) { return storage_.moves[i]; }
+  const Move* begin() const { return storage_.moves; }
+  const Move* end() const { return storage_.moves + size_; }
+  Move* begin() { return storage_.moves; }
+  Move* end() { return storage_.moves + size_; }
   bool contains(const Move& m) const {
     for (const Move& x : *this)
       if (x == m) return true;
@@ -53,7 +55,11 @@ class MoveList {
   }
 
  private:
-  std::array<Move, kCapacity> moves_;
+  // A union so that constructing a list does not zero 2 KiB on every node.
+  union Storage {
+    Storage() {}
+    Move moves[kCapacity];
+  } storage_;
   std::size_t size_ = 0;
 };
 

@@ -1,0 +1,34 @@
+// Shared helpers for the rules tests.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "damas/movegen.h"
+#include "damas/notation.h"
+
+namespace damas::testing {
+
+inline Position fen(const std::string& text) {
+  const Expected<Position> p = parse_fen(text);
+  INFO(text << (p ? "" : ": " + p.error()));
+  REQUIRE(p.has_value());
+  return p.value();
+}
+
+// The legal moves of a position as Hub strings (standard numbering).
+inline std::set<std::string> legal_moves(const Position& p) {
+  MoveList list;
+  generate_legal_moves(p, list);
+  std::set<std::string> out;
+  for (const Move& m : list) out.insert(to_hub_move(m));
+  REQUIRE(out.size() == list.size());  // no duplicates in the list itself
+  REQUIRE(count_legal_moves(p) == static_cast<int>(list.size()));
+  REQUIRE(has_legal_move(p) == !list.empty());
+  return out;
+}
+
+inline std::set<std::string> legal_moves(const std::string& fen_text) { return legal_moves(fen(fen_text)); }
+
+}  // namespace damas::testing

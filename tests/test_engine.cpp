@@ -1,0 +1,184 @@
+// The Engine facade: life cycle of searches (go/stop/wait/done), positions, options.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "damas/engine.h"
+#include "damas/movegen.h"
+#include "damas/notation.h"
+
+using namespace damas;
+
+namespace {
+
+Position fen(std::string_view text) {
+  Expected<Position> p = parse_fen(text);
+  REQUIRE(p.has_value());
+  return *p;
+}
+
+bool is_legal(const Position& p, const Move& m) {
+  MoveList moves;
+  generate_legal_moves(p, moves);
+  return moves.contains(m);
+}
+
+SearchLimits depth_limit(int d) {
+  SearchLimits l;
+  l.depth = d;
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("engine: a depth-limited search returns a legal move and its line", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "4"));
+  std::vector<SearchInfo> infos;
+  const SearchResult r =
+      engine.search(depth_limit(6), GoMode::Think, [&infos](const SearchInfo& i) { infos.push_back(i); });
+  CHECK(is_legal(Position::start(), r.best));
+  CHECK(r.depth == 6);
+  REQUIRE(!r.pv.empty());
+  CHECK(r.pv.front() == r.best);
+  REQUIRE(r.pv.size() >= 2);
+  CHECK(r.ponder == r.pv[1]);
+  CHECK(is_legal(Position::start().after(r.best), r.ponder));
+  // One report per completed iteration at least, depths increasing up to 6.
+  REQUIRE(!infos.empty());
+  CHECK(infos.back().depth == 6);
+  for (std::size_t i = 1; i < infos.size(); ++i) CHECK(infos[i].depth >= infos[i - 1].depth);
+  CHECK(!engine.searching());
+}
+
+TEST_CASE("engine: every go gets exactly one done, also when stopped at once", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "2"));
+  std::atomic<int> done{0};
+  std::mutex m;
+  std::vector<Move> bests;
+  const int kSearches = 20;
+  for (int i = 0; i < kSearches; ++i) {
+    engine.go(SearchLimits{}, i % 3 == 0 ? GoMode::Analyze : GoMode::Think, {},
+              [&](const SearchResult& r) {
+                std::lock_guard lock(m);
+                bests.push_back(r.best);
+                ++done;
+              });
+    engine.stop();
+    engine.stop();
+  }
+  engine.wait();
+  CHECK(done == kSearches);
+  for (const Move& b : bests) CHECK(is_legal(Position::start(), b));
+
+  // go while a search runs: the first is superseded, both answer.
+  done = 0;
+  engine.go(SearchLimits{}, GoMode::Analyze, {}, [&](const SearchResult&) { ++done; });
+  engine.go(depth_limit(3), GoMode::Think, {}, [&](const SearchResult&) { ++done; });
+  engine.wait();
+  CHECK(done == 2);
+}
+
+TEST_CASE("engine: limits end the search on their own", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "2"));
+  SECTION("move time") {
+    SearchLimits l;
+    l.move_time = 0.05;
+    CHECK(is_legal(Position::start(), engine.search(l).best));
+  }
+  SECTION("clock with increment, even with no time left") {
+    SearchLimits l;
+    l.time = -0.5;
+    l.increment = 0.1;
+    CHECK(is_legal(Position::start(), engine.search(l).best));
+  }
+  SECTION("moves in time") {
+    SearchLimits l;
+    l.time = 0.3;
+    l.moves_to_go = 5;
+    CHECK(is_legal(Position::start(), engine.search(l).best));
+  }
+  SECTION("nodes") {
+    SearchLimits l;
+    l.nodes = 5000;
+    const SearchResult r = engine.search(l);
+    CHECK(is_legal(Position::start(), r.best));
+    CHECK(r.nodes < 5000 + 2000);
+  }
+}
+
+TEST_CASE("engine: a single legal move is answered without searching", "[engine]") {
+  Engine engine;
+  // White man on 22 must take 18 (the only capture).
+  const Position p = fen("W:W22:B18,1");
+  REQUIRE(count_legal_moves(p) == 1);
+  REQUIRE(engine.set_position(p));
+  std::vector<SearchInfo> infos;
+  const SearchResult r = engine.search(SearchLimits{}, GoMode::Think,
+                                       [&infos](const SearchInfo& i) { infos.push_back(i); });
+  CHECK(is_legal(p, r.best));
+  CHECK(r.nodes == 0);
+  CHECK(r.depth == 0);
+  REQUIRE(infos.size() == 1);
+  CHECK(infos[0].pv == std::vector<Move>{r.best});
+}
+
+TEST_CASE("engine: set_position checks every move and keeps the history", "[engine]") {
+  Engine engine;
+  const Position start = Position::start();
+  Expected<std::vector<Move>> moves = parse_move_list(start, "22-18 11-15 18x11");
+  REQUIRE(moves.has_value());
+  REQUIRE(engine.set_position(start, *moves));
+  CHECK(engine.history().size() == 4);
+  CHECK(engine.history().front() == start);
+  const Position root = engine.position();
+
+  std::vector<Move> bad = *moves;
+  bad.push_back(bad.front());  // 22-18 is not legal for Black here
+  const Status s = engine.set_position(start, bad);
+  CHECK(!s.has_value());
+  CHECK(!s.error().empty());
+  CHECK(engine.position() == root);
+  CHECK(engine.history().size() == 4);
+}
+
+TEST_CASE("engine: options are validated and refused during a search", "[engine]") {
+  Engine engine;
+  CHECK(!engine.set_option("threads", "0").has_value());
+  CHECK(!engine.set_option("no-such-option", "1").has_value());
+  CHECK(!engine.set_option("eval-file", "/no/such/file").has_value());
+  CHECK(engine.options().get("eval-file").empty());
+  CHECK(engine.set_option("hash", "3").has_value());
+  CHECK(engine.options().get_int("hash") == 3);
+
+  std::atomic<bool> done{false};
+  engine.go(SearchLimits{}, GoMode::Analyze, {}, [&done](const SearchResult&) { done = true; });
+  CHECK(!engine.set_option("hash", "5").has_value());
+  CHECK(!engine.set_position(Position::start()).has_value());
+  engine.new_game();  // ignored during a search, must not race
+  engine.stop();
+  engine.wait();
+  CHECK(done);
+  CHECK(engine.set_option("hash", "5").has_value());
+}
+
+TEST_CASE("engine: pondering waits for ponder_hit, then plays on the clock", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "2"));
+  std::atomic<bool> done{false};
+  SearchResult result;
+  SearchLimits l;
+  l.move_time = 0.02;
+  engine.go(l, GoMode::Ponder, {}, [&](const SearchResult& r) {
+    result = r;
+    done = true;
+  });
+  engine.ponder_hit();
+  engine.wait();
+  CHECK(done);
+  CHECK(is_legal(Position::start(), result.best));
+}

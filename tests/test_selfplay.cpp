@@ -1,0 +1,162 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "damas/selfplay.h"
+
+using namespace damas;
+
+TEST_CASE("Elo from a score follows the logistic model", "[selfplay][elo]") {
+  CHECK(elo_from_score(0.5) == Approx(0.0).margin(1e-9));
+  CHECK(elo_from_score(0.75) == Approx(400.0 * std::log10(3.0)));
+  CHECK(elo_from_score(0.25) == Approx(-elo_from_score(0.75)));
+  CHECK(std::isinf(elo_from_score(1.0)));
+  CHECK(elo_from_score(0.0) < 0);
+  CHECK(std::isinf(elo_from_score(0.0)));
+}
+
+TEST_CASE("Elo interval uses the trinomial variance", "[selfplay][elo]") {
+  // 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16, standard error 0.04.
+  const EloEstimate e = elo_estimate(60, 20, 20);
+  CHECK(e.score == Approx(0.7));
+  CHECK(e.elo == Approx(elo_from_score(0.7)));
+  CHECK(e.elo == Approx(147.19).margin(0.01));
+  CHECK(e.lower == Approx(elo_from_score(0.7 - 1.959964 * 0.04)));
+  CHECK(e.upper == Approx(elo_from_score(0.7 + 1.959964 * 0.04)));
+  CHECK(e.lower < e.elo);
+  CHECK(e.elo < e.upper);
+
+  // Mirror image: the loser's view is the negation.
+  const EloEstimate m = elo_estimate(20, 20, 60);
+  CHECK(m.elo == Approx(-e.elo));
+  CHECK(m.lower == Approx(-e.upper));
+
+  // Draws narrow the interval compared with the same score from wins and losses.
+  const EloEstimate drawn = elo_estimate(10, 80, 10);
+  const EloEstimate decisive = elo_estimate(50, 0, 50);
+  CHECK(drawn.elo == Approx(0.0).margin(1e-9));
+  CHECK(decisive.elo == Approx(0.0).margin(1e-9));
+  CHECK(drawn.upper - drawn.lower < decisive.upper - decisive.lower);
+
+  // More games, same proportions: a narrower interval.
+  const EloEstimate more = elo_estimate(600, 200, 200);
+  CHECK(more.upper - more.lower < e.upper - e.lower);
+
+  // No games: nothing is known.
+  const EloEstimate none = elo_estimate(0, 0, 0);
+  CHECK(std::isinf(none.lower));
+  CHECK(std::isinf(none.upper));
+  CHECK(format_elo(e).find("+147.2") == 0);
+}
+
+TEST_CASE("option lists are checked against the registry", "[selfplay]") {
+  const Expected<OptionList> ok = parse_option_list("level=hard, hash=16 eval-file=x.txt");
+  REQUIRE(ok.has_value());
+  REQUIRE(ok->size() == 3);
+  CHECK((*ok)[0] == std::pair<std::string, std::string>{"level", "hard"});
+  CHECK((*ok)[2].second == "x.txt");
+  CHECK(parse_option_list("").has_value());
+  CHECK_FALSE(parse_option_list("level=bogus").has_value());
+  CHECK_FALSE(parse_option_list("no-such-option=1").has_value());
+  CHECK_FALSE(parse_option_list("level").has_value());
+  CHECK_FALSE(parse_option_list("=hard").has_value());
+}
+
+TEST_CASE("openings are parsed and checked for legality", "[selfplay]") {
+  const Expected<std::vector<Opening>> ok = parse_openings("# comment\n22-18 11-15\n\n23-19 9-14 # note\n");
+  REQUIRE(ok.has_value());
+  REQUIRE(ok->size() == 2);
+  CHECK((*ok)[0].moves.size() == 2);
+  CHECK((*ok)[1].text == "23-19 9-14");
+  const Expected<std::vector<Opening>> bad = parse_openings("22-18\n22-18 22-17\n", "f");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().find("f:2") != std::string::npos);
+  CHECK_FALSE(parse_openings("# nothing\n").has_value());
+  CHECK_FALSE(load_openings("/nonexistent/openings.txt").has_value());
+}
+
+TEST_CASE("the bundled openings are distinct and legal", "[selfplay]") {
+  const Expected<std::vector<Opening>> openings = load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/openings.txt");
+  REQUIRE(openings.has_value());
+  CHECK(openings->size() >= 30);
+  CHECK(openings->size() <= 60);
+  std::set<std::string> seen;
+  for (const Opening& o : *openings) {
+    CHECK(o.moves.size() >= 2);
+    CHECK(o.moves.size() <= 4);
+    Position p = Position::start();
+    for (const Move& m : o.moves) p = p.after(m);
+    CHECK(seen.insert(std::to_string(p.key())).second);  // no two openings reach the same position
+  }
+}
+
+TEST_CASE("a short match keeps its books", "[selfplay]") {
+  MatchConfig config;
+  const Expected<std::vector<Opening>> openings = parse_openings("22-18 11-15\n24-20 10-14\n");
+  REQUIRE(openings.has_value());
+  config.openings = *openings;
+  config.options_a = {{"hash", "1"}};
+  config.options_b = {{"hash", "1"}};
+  config.limits.depth = 2;
+  config.concurrency = 2;
+  int callbacks = 0;
+  const Expected<MatchResult> r = run_match(config, [&](const GameRecord&, const MatchResult& so_far) {
+    ++callbacks;
+    CHECK(so_far.wins + so_far.draws + so_far.losses == callbacks);
+  });
+  REQUIRE(r.has_value());
+  CHECK(callbacks == 4);
+  REQUIRE(r->games.size() == 4);
+  CHECK(r->wins + r->draws + r->losses == 4);
+  double points = 0;
+  for (std::size_t i = 0; i < r->games.size(); ++i) {
+    const GameRecord& g = r->games[i];
+    CHECK(g.index == static_cast<int>(i));
+    CHECK(g.opening == static_cast<int>(i / 2));
+    CHECK(g.a_is_white == (i % 2 == 0));
+    CHECK(g.result != GameResult::Ongoing);
+    CHECK(g.reason != GameEndReason::None);
+    CHECK(g.reason != GameEndReason::Adjudication);  // no ply limit was set
+    CHECK(g.plies > 2);
+    CHECK(g.pdn.find(to_string(g.result)) != std::string::npos);
+    points += g.a_points();
+  }
+  CHECK(points == Approx(r->wins + 0.5 * r->draws));
+}
+
+TEST_CASE("the ply limit adjudicates a draw", "[selfplay]") {
+  MatchConfig config;
+  config.openings = *parse_openings("23-19 9-14\n");
+  config.options_a = {{"hash", "1"}};
+  config.options_b = {{"hash", "1"}};
+  config.limits.depth = 1;
+  config.max_plies = 12;
+  config.games = 3;  // cycles the openings; the third game repeats the first
+  const Expected<MatchResult> r = run_match(config);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 3);
+  for (const GameRecord& g : r->games) {
+    CHECK(g.opening == 0);
+    if (g.reason == GameEndReason::Adjudication) {
+      CHECK(g.plies == 12);
+      CHECK(g.result == GameResult::Draw);
+    } else {
+      CHECK(g.plies < 12);
+    }
+  }
+  CHECK(r->wins + r->draws + r->losses == 3);
+}
+
+TEST_CASE("a refused engine option is an error, not a crash", "[selfplay]") {
+  MatchConfig config;
+  config.openings = *parse_openings("23-19 9-14\n");
+  config.options_a = {{"eval-file", "/nonexistent/weights.txt"}};
+  config.limits.depth = 1;
+  const Expected<MatchResult> r = run_match(config);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().find("engine A") != std::string::npos);
+  config.options_a.clear();
+  config.concurrency = 0;
+  CHECK_FALSE(run_match(config).has_value());
+}
