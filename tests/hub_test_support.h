@@ -272,6 +272,10 @@ class EngineProcess {
     }
   }
 
+  // Moves what the engine has written into the buffers without waiting (keeps its pipe from
+  // filling up while we are busy with another process).
+  void pump() { drain(); }
+
   // Whatever the engine wrote on stderr so far.
   std::string stderr_text() {
     drain();
