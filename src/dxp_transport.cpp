@@ -222,7 +222,7 @@ struct Listener::Impl {
 
   void accept() {
     acceptor.async_accept([this](boost::system::error_code ec, tcp::socket socket) {
-      if (stopping) return;
+      if (stopping || !acceptor.is_open()) return;
       if (ec) {
         if (services.log) services.log("accept: " + ec.message());
         accept();

@@ -20,7 +20,7 @@ namespace {
 void log_line(std::string_view line) { std::cerr << "dxp: " << line << std::endl; }
 
 // One opening per line: a FEN, or moves from the normal start (numbers in standard numbering,
-// or algebraic). Blank lines and lines starting with '#' are skipped.
+// or algebraic), as in bench/openings.txt. '#' starts a comment; blank lines are skipped.
 Expected<std::vector<Position>> read_openings(const std::string& path) {
   std::ifstream in(path);
   if (!in) return Error{"cannot open openings file " + path};
@@ -29,9 +29,11 @@ Expected<std::vector<Position>> read_openings(const std::string& path) {
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
+    line = line.substr(0, line.find('#'));  // comments, also at the end of a line
     const std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    const std::string_view text = std::string_view(line).substr(first);
+    if (first == std::string::npos) continue;
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    const std::string_view text = std::string_view(line).substr(first, last - first + 1);
     if (text.size() > 1 && (text[0] == 'W' || text[0] == 'B') && text[1] == ':') {
       Expected<Position> p = parse_fen(text);
       if (!p) return Error{path + ":" + std::to_string(number) + ": " + p.error()};
