@@ -94,6 +94,7 @@ class Worker {
   std::uint64_t leaves_ = 0;
   std::uint64_t next_check_ = 0;
   int completed_depth_ = 0;
+  int root_depth_ = 0;  // nominal depth of the running iteration
   bool depth_one_done_ = false;
 
   std::vector<RootMove> root_moves_;
@@ -155,9 +156,9 @@ void Worker::check_limits() {
 
 bool Worker::should_stop() {
   if (id_ == 0 && nodes() >= next_check_) {
-    // Exact node limits with one thread (determinism); time every 1024 nodes.
-    const bool exact = request_.limits.nodes || request_.level.max_nodes;
-    next_check_ = nodes() + (exact && shared_.workers.size() == 1 ? 1 : 1024);
+    // Every 1024 nodes (a fraction of a millisecond): at fixed counts, so one thread stays
+    // deterministic under a node limit.
+    next_check_ = nodes() + 1024;
     check_limits();
   }
   return shared_.control.stop.load(std::memory_order_relaxed);
@@ -239,7 +240,13 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
 
   if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) return kScoreDraw;
   if (is_repetition(pos, ply)) return kScoreDraw;
-  if (depth <= 0 || ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
+  if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
+  if (depth <= 0) {
+    const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ &&
+                            !has_capture(pos) && has_capture(pos, ~pos.side_to_move());
+    if (!threatened) return qsearch(pos, alpha, beta, ply);
+    depth = 1;
+  }
 
   count_node();
   if (should_stop()) return 0;
@@ -409,6 +416,7 @@ void Worker::iterate() {
   int stable = 0;
   // Helpers start at staggered depths so the threads spread over the tree.
   for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
+    root_depth_ = depth;
     for (RootMove& rm : root_moves_) {
       rm.last_score = rm.score;
       rm.score = kNoScore;

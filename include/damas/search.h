@@ -41,7 +41,10 @@ struct SearchTuning {
   int probcut_min_depth = 5;
   int probcut_reduction = 4;
   Score probcut_margin = 60;
-  bool single_reply_extension = true;
+  bool single_reply_extension = false;  // measured: 3.5x nodes per depth, no gain at equal nodes
+  // At the horizon, a quiet position where the opponent threatens a capture gets one more ply
+  // (the side to move may still parry) instead of the static evaluation.
+  bool threat_extension = false;
 };
 
 struct SearchRequest {
