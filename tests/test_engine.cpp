@@ -238,3 +238,27 @@ TEST_CASE("engine: a fixed seed makes a weak level repeat its choices", "[engine
     else CHECK(moves == first);
   }
 }
+
+TEST_CASE("engine: the done callback may set up and start the next search", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  std::vector<Move> moves;
+  std::atomic<int> dones{0};
+  std::atomic<bool> refused{false};
+  DoneCallback next;
+  next = [&](const SearchResult& r) {
+    ++dones;
+    if (r.best.is_null()) return;
+    moves.push_back(r.best);
+    if (moves.size() >= 4) return;
+    if (!engine.set_position(Position::start(), moves)) refused = true;
+    engine.go(depth_limit(3), GoMode::Think, {}, next);
+  };
+  engine.go(depth_limit(3), GoMode::Think, {}, next);
+  // wait() returns only when nothing is queued or running any more.
+  while (dones < 4) engine.wait();
+  engine.wait();
+  CHECK(!refused);
+  CHECK(dones == 4);
+  CHECK(engine.history().size() == 4);
+}
