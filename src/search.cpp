@@ -268,7 +268,9 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   if (tte) {
     tt_move = tte->move;
     const Score s = score_from_tt(tte->score, ply);
-    if (!pv_node && tte->depth >= depth &&
+    // Near the 80-ply limit the same position with another counter may be a draw: no cut.
+    const bool counter_safe = pos.reversible_plies() < rules::kNoProgressDrawPlies - 16;
+    if (!pv_node && counter_safe && tte->depth >= depth &&
         (tte->bound == Bound::Exact || (tte->bound == Bound::Lower && s >= beta) ||
          (tte->bound == Bound::Upper && s <= alpha)))
       return s;
