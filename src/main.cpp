@@ -14,6 +14,8 @@ struct Subcommand {
 };
 
 constexpr Subcommand kSubcommands[] = {
+    {"hub", "speak the Hub protocol on stdin/stdout (also the default without a subcommand)",
+     damas::cli::hub_main},
     {"perft", "count the leaves of the legal-move tree (move generator check and speed)",
      damas::cli::perft_main},
     {"selfplay", "match between two option sets of this engine, with the Elo difference",
@@ -24,11 +26,13 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::analyze_main},
     {"bench", "fixed-depth search of the bench positions: node signature and speed",
      damas::cli::bench_main},
+    {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match", damas::cli::dxp_main},
 };
 
 void print_help() {
   std::cout << "damas " << DAMAS_VERSION << " - a Brazilian draughts engine\n\n"
-            << "usage: damas [SUBCOMMAND] [OPTIONS]   (each subcommand has --help)\n\n";
+            << "usage: damas [SUBCOMMAND] [OPTIONS]   (each subcommand has --help)\n"
+            << "Without a subcommand damas speaks the Hub protocol (same as `damas hub`).\n\n";
   for (const Subcommand& s : kSubcommands) std::cout << "  " << s.name << "\t" << s.summary << "\n";
 }
 
@@ -47,10 +51,9 @@ int main(int argc, char** argv) {
   for (const Subcommand& s : kSubcommands) {
     if (s.name == first) return s.run(damas::cli::Args(argv + 2, argv + argc));
   }
-  if (first.empty()) {
-    print_help();
-    return 0;
-  }
+  // No subcommand (possibly engine options such as --threads 2): Hub mode, what GUIs expect.
+  if (first.empty() || first.front() == '-')
+    return damas::cli::hub_main(damas::cli::Args(argv + 1, argv + argc));
   std::cerr << "damas: unknown subcommand \"" << first << "\" (see damas --help)\n";
   return 2;
 }

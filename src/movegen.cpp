@@ -224,6 +224,10 @@ bool has_capture(const Position& p) {
                                           : has_capture_for<Color::Black>(p);
 }
 
+bool has_capture(const Position& p, Color side) {
+  return side == Color::White ? has_capture_for<Color::White>(p) : has_capture_for<Color::Black>(p);
+}
+
 bool has_legal_move(const Position& p) {
   // A capture is always a legal move's witness; otherwise any quiet step will do.
   return p.side_to_move() == Color::White

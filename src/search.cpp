@@ -14,6 +14,19 @@ namespace {
 
 constexpr Score kNoScore = -kScoreInfinite;
 
+// Late move reduction in plies for a quiet move at `index` in the move order, searched at `depth`.
+int lmr_reduction(int depth, std::size_t index) {
+  static const auto kTable = [] {
+    std::array<std::array<int, 64>, 64> t{};
+    for (std::size_t d = 1; d < 64; ++d)
+      for (std::size_t i = 1; i < 64; ++i)
+        t[d][i] = static_cast<int>(0.5 + std::log(static_cast<double>(d)) *
+                                             std::log(static_cast<double>(i)) / 1.8);
+    return t;
+  }();
+  return kTable[static_cast<std::size_t>(std::min(depth, 63))][std::min<std::size_t>(index, 63)];
+}
+
 struct RootMove {
   Move move;
   Score score = kNoScore;       // this iteration (kNoScore: failed low or not searched)
@@ -81,6 +94,7 @@ class Worker {
   std::uint64_t leaves_ = 0;
   std::uint64_t next_check_ = 0;
   int completed_depth_ = 0;
+  int root_depth_ = 0;  // nominal depth of the running iteration
   bool depth_one_done_ = false;
 
   std::vector<RootMove> root_moves_;
@@ -142,9 +156,9 @@ void Worker::check_limits() {
 
 bool Worker::should_stop() {
   if (id_ == 0 && nodes() >= next_check_) {
-    // Exact node limits with one thread (determinism); time every 1024 nodes.
-    const bool exact = request_.limits.nodes || request_.level.max_nodes;
-    next_check_ = nodes() + (exact && shared_.workers.size() == 1 ? 1 : 1024);
+    // Every 1024 nodes (a fraction of a millisecond): at fixed counts, so one thread stays
+    // deterministic under a node limit.
+    next_check_ = nodes() + 1024;
     check_limits();
   }
   return shared_.control.stop.load(std::memory_order_relaxed);
@@ -226,7 +240,13 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
 
   if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) return kScoreDraw;
   if (is_repetition(pos, ply)) return kScoreDraw;
-  if (depth <= 0 || ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
+  if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
+  if (depth <= 0) {
+    const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ &&
+                            !has_capture(pos) && has_capture(pos, ~pos.side_to_move());
+    if (!threatened) return qsearch(pos, alpha, beta, ply);
+    depth = 1;
+  }
 
   count_node();
   if (should_stop()) return 0;
@@ -248,6 +268,22 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
       return s;
   }
 
+  const SearchTuning& tuning = request_.tuning;
+  // ProbCut: when a shallow search already clears beta by a margin, the full one almost surely
+  // would too.
+  if (!pv_node && tuning.probcut && depth >= tuning.probcut_min_depth && !is_win_score(beta) &&
+      !is_loss_score(beta)) {
+    const Score raised = beta + tuning.probcut_margin;
+    const int shallow = depth - tuning.probcut_reduction;
+    const bool hopeless = tte && tte->depth >= shallow && tte->bound != Bound::Lower &&
+                          score_from_tt(tte->score, ply) < raised;
+    if (!hopeless) {
+      const Score s = search(pos, shallow, raised - 1, raised, ply, false);
+      if (shared_.control.stop.load(std::memory_order_relaxed)) return 0;
+      if (s >= raised) return s;
+    }
+  }
+
   MoveList moves;
   generate_legal_moves(pos, moves);
   if (moves.empty()) return loss_in(ply);
@@ -259,7 +295,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   Score best = kNoScore;
   Move best_move = kNullMove;
   // A forced reply costs nothing to look at one ply deeper.
-  const int extension = moves.size() == 1 ? 1 : 0;
+  const int extension = tuning.single_reply_extension && moves.size() == 1 ? 1 : 0;
 
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Selection sort step: the best remaining move to position i.
@@ -271,6 +307,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     const Move m = moves[i];
 
     const Position child = pos.after(m);
+    shared_.tt.prefetch(child.key());
     const int new_depth = depth - 1 + extension;
     Score s;
     if (i == 0) {
@@ -278,8 +315,10 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     } else {
       // Late quiet moves are searched shallower first; a surprise is re-searched in full.
       int reduction = 0;
-      if (depth >= 3 && i >= 3 && !m.is_capture() && order_keys[i] < (1 << 27))
-        reduction = (depth >= 6 && i >= 6) ? 2 : 1;
+      if (tuning.lmr && depth >= 3 && i >= 2 && !m.is_capture() && order_keys[i] < (1 << 27)) {
+        reduction = lmr_reduction(depth, i) - (pv_node ? 1 : 0);
+        reduction = std::clamp(reduction, 0, new_depth - 1);
+      }
       s = -search(child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);
       if (s > alpha && reduction)
         s = -search(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
@@ -377,6 +416,7 @@ void Worker::iterate() {
   int stable = 0;
   // Helpers start at staggered depths so the threads spread over the tree.
   for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
+    root_depth_ = depth;
     for (RootMove& rm : root_moves_) {
       rm.last_score = rm.score;
       rm.score = kNoScore;

@@ -3,6 +3,7 @@
 // (or the evaluation) changes. nps is the speed figure.
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 
@@ -15,7 +16,7 @@ namespace po = boost::program_options;
 namespace damas::cli {
 namespace {
 
-constexpr int kDefaultDepth = 13;
+constexpr int kDefaultDepth = 15;
 constexpr const char* kBenchHash = "16";  // MiB, part of the signature
 
 }  // namespace
@@ -81,6 +82,7 @@ int bench_main(const Args& args) {
   limits.depth = depth;
   std::uint64_t nodes = 0;
   double seconds = 0;
+  const std::clock_t cpu_start = std::clock();
   for (std::size_t i = 0; i < positions.size(); ++i) {
     engine.new_game();
     if (Status s = engine.set_position(positions[i]); !s) {
@@ -91,13 +93,17 @@ int bench_main(const Args& args) {
     nodes += r.nodes;
     seconds += r.seconds;
     if (vm["verbose"].as<bool>())
-      std::printf("%2zu %-40s %-8s %+6d %12llu\n", i + 1, to_fen(positions[i]).c_str(),
+      std::printf("%2zu %-52s %-10s %+6d %11llu %8.3f s %6.2f M\n", i + 1, to_fen(positions[i]).c_str(),
                   r.best.is_null() ? "-" : to_hub_move(r.best).c_str(), r.score,
-                  static_cast<unsigned long long>(r.nodes));
+                  static_cast<unsigned long long>(r.nodes), r.seconds,
+                  r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds / 1e6 : 0.0);
   }
+  const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   std::printf("positions %zu depth %d\nnodes %llu\ntime %.3f s\nnps %.2f M\n", positions.size(), depth,
               static_cast<unsigned long long>(nodes), seconds,
               seconds > 0 ? static_cast<double>(nodes) / seconds / 1e6 : 0.0);
+  // On a shared machine the process's CPU time is the steadier speed figure.
+  std::printf("cpu %.3f s (cpu nps %.2f M)\n", cpu, cpu > 0 ? static_cast<double>(nodes) / cpu / 1e6 : 0.0);
   return 0;
 }
 

@@ -5,6 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "damas/expected.h"
+#include "damas/options.h"
+
+namespace boost::program_options {
+class options_description;
+class variables_map;
+}  // namespace boost::program_options
+
 namespace damas::cli {
 
 using Args = std::vector<std::string>;
@@ -14,5 +22,13 @@ int selfplay_main(const Args& args);
 int tactics_main(const Args& args);
 int analyze_main(const Args& args);
 int bench_main(const Args& args);
+int dxp_main(const Args& args);
+int hub_main(const Args& args);  // also what `damas` runs without a subcommand
+
+// The engine options of the registry (options.h) on the command line: one --<name> <value>
+// each, so a name means the same thing on the command line and in `set-param`.
+void add_engine_options(boost::program_options::options_description& desc);
+// Applies the engine options present in vm; the first bad value is returned as an error.
+Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options);
 
 }  // namespace damas::cli

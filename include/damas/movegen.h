@@ -14,6 +14,8 @@
 namespace damas {
 
 bool has_capture(const Position& p);
+// Could `side` capture if it were its turn? (The search's threat test.)
+bool has_capture(const Position& p, Color side);
 bool has_legal_move(const Position& p);
 int count_legal_moves(const Position& p);
 void generate_legal_moves(const Position& p, MoveList& out);

@@ -33,6 +33,20 @@ struct SearchControl {
   }
 };
 
+// Switches and constants of the selective search, so each can be measured against its absence
+// (fixed-depth node counts, matches). The defaults are what the engine plays with.
+struct SearchTuning {
+  bool lmr = true;              // late move reductions
+  bool probcut = true;          // a shallow search far above beta predicts a cut
+  int probcut_min_depth = 5;
+  int probcut_reduction = 4;
+  Score probcut_margin = 60;
+  bool single_reply_extension = false;  // measured: 3.5x nodes per depth, no gain at equal nodes
+  // At the horizon, a quiet position where the opponent threatens a capture gets one more ply
+  // (the side to move may still parry) instead of the static evaluation.
+  bool threat_extension = false;
+};
+
 struct SearchRequest {
   Position root;
   std::vector<Key> history;  // keys of the game positions before the root, oldest first
@@ -44,6 +58,7 @@ struct SearchRequest {
   EvalWeights weights;
   LevelParams level;            // strength limits (full strength: no limits)
   std::uint64_t seed = 0;       // randomness of weak levels and evaluation noise
+  SearchTuning tuning;
 };
 
 // Runs the search to its end (limits, stop, or nothing left to search). Never returns a null best

@@ -50,6 +50,8 @@ class TranspositionTable {
   void new_search() { generation_ = static_cast<std::uint8_t>((generation_ + 1) & 63); }
 
   std::optional<TTEntry> probe(Key key) const;
+  // Starts loading the bucket of `key` into the cache (the table is far larger than the cache).
+  void prefetch(Key key) const { __builtin_prefetch(&buckets_[index(key)]); }
   void store(Key key, const TTEntry& e);
   // Permille of sampled entries written in the current generation.
   int hashfull() const;
@@ -65,7 +67,10 @@ class TranspositionTable {
 
   std::size_t index(Key key) const;
 
-  std::unique_ptr<Bucket[]> buckets_;
+  struct Free {
+    void operator()(Bucket* b) const;
+  };
+  std::unique_ptr<Bucket[], Free> buckets_;
   std::size_t buckets_count_ = 0;
   std::size_t mib_ = 0;
   std::uint8_t generation_ = 0;

@@ -1,0 +1,42 @@
+// The option registry on the command line (`--threads 2`, `--numbering a1`, ...).
+#include <boost/program_options.hpp>
+
+#include "damas/cli.h"
+
+namespace po = boost::program_options;
+
+namespace damas::cli {
+namespace {
+
+std::string describe(const OptionSpec& spec) {
+  std::string text = spec.help;
+  if (spec.type == OptionType::Int) text += " (" + std::to_string(spec.min) + ".." + std::to_string(spec.max) + ")";
+  if (spec.type == OptionType::Enum) {
+    text += " (";
+    for (std::size_t i = 0; i < spec.values.size(); ++i) text += (i ? "|" : "") + spec.values[i];
+    text += ")";
+  }
+  if (spec.type == OptionType::Bool) text += " (true|false)";
+  text += spec.default_value.empty() ? "" : "; default " + spec.default_value;
+  return text;
+}
+
+}  // namespace
+
+void add_engine_options(po::options_description& desc) {
+  for (const OptionSpec& spec : option_specs()) {
+    po::typed_value<std::string>* value = po::value<std::string>()->value_name("value");
+    if (spec.type == OptionType::Bool) value->implicit_value("true");
+    desc.add_options()(spec.name.c_str(), value, describe(spec).c_str());
+  }
+}
+
+Status apply_engine_options(const po::variables_map& vm, Options& options) {
+  for (const OptionSpec& spec : option_specs()) {
+    if (!vm.count(spec.name)) continue;
+    if (Status s = options.set(spec.name, vm[spec.name].as<std::string>()); !s) return s;
+  }
+  return Ok{};
+}
+
+}  // namespace damas::cli

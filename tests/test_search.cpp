@@ -1,0 +1,203 @@
+// Search behaviour: combinations, only moves, draws by rule, determinism, the bench signature.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "damas/engine.h"
+#include "damas/movegen.h"
+#include "damas/notation.h"
+
+using namespace damas;
+
+namespace {
+
+Position fen(std::string_view text) {
+  Expected<Position> p = parse_fen(text);
+  REQUIRE(p.has_value());
+  return *p;
+}
+
+Move move(const Position& p, std::string_view text) {
+  Expected<Move> m = parse_hub_move(p, text);
+  REQUIRE(m.has_value());
+  return *m;
+}
+
+struct Analysis {
+  SearchResult result;
+  std::vector<SearchInfo> last_lines;  // the lines of the last completed depth, by index
+};
+
+Analysis analyze(Engine& engine, int depth) {
+  Analysis a;
+  SearchLimits l;
+  l.depth = depth;
+  a.result = engine.search(l, GoMode::Analyze, [&a](const SearchInfo& i) {
+    if (a.last_lines.size() < static_cast<std::size_t>(i.multipv_index))
+      a.last_lines.resize(static_cast<std::size_t>(i.multipv_index));
+    a.last_lines[static_cast<std::size_t>(i.multipv_index) - 1] = i;
+  });
+  return a;
+}
+
+std::unique_ptr<Engine> small_engine() {
+  auto e = std::make_unique<Engine>();
+  REQUIRE(e->set_option("hash", "4"));
+  return e;
+}
+
+}  // namespace
+
+// White: c3 e3 b2 a1; Black: c7 c5 e5. 22-18 (c3-d4) forces 15x22 (e5xc3: b2 cannot be jumped,
+// a1 is occupied, c5xd4 would land on the occupied e3); then b2 takes c3, c5 and c7 in one move
+// (25x2, landing on d8) and Black has nothing left: a win in 3 plies, and the only one.
+TEST_CASE("search: finds a three-ply shot and knows it is the only win", "[search]") {
+  auto engine = small_engine();
+  REQUIRE(engine->set_option("multipv", "2"));
+  const Position p = fen("W:W22,23,25,29:B6,14,15");
+  REQUIRE(engine->set_position(p));
+  const Analysis a = analyze(*engine, 8);
+  CHECK(a.result.best == move(p, "22-18"));
+  CHECK(a.result.score == win_in(3));
+  REQUIRE(a.result.pv.size() == 3);
+  CHECK(a.result.pv[1] == move(p.after(a.result.pv[0]), "15x22x18"));
+  REQUIRE(a.last_lines.size() == 2);
+  CHECK(!is_win_score(a.last_lines[1].score));
+}
+
+// White: c7 a5 c5 h4; Black: a7 e7 b6. 6-2 crowns on d8; Black must take c5 (9x18, b6xd4);
+// the new king takes e7 and d4 (2x22, d8-f6-c3); Black's last man must step a7-b6 and a5 takes
+// it: Black has no piece left after 5 plies.
+TEST_CASE("search: finds a five-ply combination", "[search]") {
+  auto engine = small_engine();
+  const Position p = fen("W:W6,13,14,20:B5,7,9");
+  REQUIRE(engine->set_position(p));
+  const Analysis a = analyze(*engine, 10);
+  CHECK(a.result.best == move(p, "6-2"));
+  CHECK(a.result.score == win_in(5));
+  CHECK(a.result.pv.size() == 5);
+}
+
+// White: e7 d4 e1; Black: f8 h8 b2. Black threatens f8xe7; only e7-d8 (crowning) saves the man,
+// every other move loses it and, the search says, the game.
+TEST_CASE("search: finds the only move", "[search]") {
+  auto engine = small_engine();
+  REQUIRE(engine->set_option("multipv", "2"));
+  const Position p = fen("W:W7,18,31:B3,4,25");
+  REQUIRE(engine->set_position(p));
+  const Analysis a = analyze(*engine, 12);
+  CHECK(a.result.best == move(p, "7-2"));
+  CHECK(!is_loss_score(a.result.score));
+  REQUIRE(a.last_lines.size() == 2);
+  CHECK(a.last_lines[1].score < a.result.score - 200);
+}
+
+TEST_CASE("search: the side without a legal move has lost, mates carry their distance", "[search]") {
+  auto engine = small_engine();
+  // c3xd4 takes Black's last piece: Black cannot move after one ply.
+  const Position p = fen("W:W22:B18");
+  REQUIRE(engine->set_position(p));
+  const Analysis a = analyze(*engine, 4);
+  CHECK(a.result.best == move(p, "22x15x18"));
+  CHECK(a.result.score == win_in(1));
+}
+
+TEST_CASE("search: the 80-ply rule scores a draw", "[search]") {
+  auto engine = small_engine();
+  // Three white kings against one: winning on material, but every white move is the 80th
+  // reversible ply (no capture is possible).
+  const Bitboard white = bb(square_from_number(29)) | bb(square_from_number(30)) | bb(square_from_number(31));
+  const Bitboard black = bb(square_from_number(4));
+  const Position fresh = Position::from_pieces(white, black, white | black, Color::White, 0);
+  const Position worn = Position::from_pieces(white, black, white | black, Color::White, 79);
+  REQUIRE(!has_capture(fresh));
+  REQUIRE(engine->set_position(fresh));
+  CHECK(analyze(*engine, 6).result.score > 0);
+  REQUIRE(engine->set_position(worn));
+  CHECK(analyze(*engine, 6).result.score == kScoreDraw);
+}
+
+TEST_CASE("search: repeating a position of the game history scores a draw", "[search]") {
+  auto engine = small_engine();
+  // White's lone king is worse off; going back to a1 repeats the position before 1-5.
+  const Position start = fen("B:WK29:BK1,3,12");
+  Expected<std::vector<Move>> moves = parse_move_list(start, "1-5 29-25 5-1");
+  REQUIRE(moves.has_value());
+  REQUIRE(engine->set_position(start, *moves));
+  const Analysis with_history = analyze(*engine, 10);
+  CHECK(with_history.result.score == kScoreDraw);
+  CHECK(with_history.result.best == move(engine->position(), "25-29"));
+
+  REQUIRE(engine->set_position(engine->position()));  // same root, no history
+  const Analysis without = analyze(*engine, 10);
+  CHECK(without.result.score < 0);
+}
+
+TEST_CASE("search: one thread gives the same node counts every run", "[search]") {
+  auto engine = small_engine();
+  Expected<std::vector<Move>> moves = parse_move_list(Position::start(), "22-18 11-15 18x11 8x15");
+  REQUIRE(moves.has_value());
+  REQUIRE(engine->set_position(Position::start(), *moves));
+  std::vector<std::uint64_t> counts;
+  for (int run = 0; run < 2; ++run) {
+    engine->new_game();
+    counts.push_back(analyze(*engine, 9).result.nodes);
+  }
+  CHECK(counts[0] == counts[1]);
+  CHECK(counts[0] > 1000);
+}
+
+TEST_CASE("search: several threads find a legal move and the shot", "[search]") {
+  auto engine = small_engine();
+  REQUIRE(engine->set_option("threads", "3"));
+  const Position p = fen("W:W22,23,25,29:B6,14,15");
+  REQUIRE(engine->set_position(p));
+  const Analysis a = analyze(*engine, 9);
+  CHECK(a.result.best == move(p, "22-18"));
+  CHECK(a.result.score == win_in(3));
+}
+
+TEST_CASE("search: weak levels stay legal and reasonable", "[search]") {
+  for (const char* level : {"beginner", "easy", "medium", "hard"}) {
+    auto engine = small_engine();
+    REQUIRE(engine->set_option("level", level));
+    REQUIRE(engine->set_option("seed", "7"));
+    const Position p = fen("W:W22,23,25,29:B6,14,15");
+    REQUIRE(engine->set_position(p));
+    SearchLimits l;
+    l.move_time = 5;
+    const SearchResult r = engine->search(l);
+    MoveList legal;
+    generate_legal_moves(p, legal);
+    CHECK(legal.contains(r.best));
+    CHECK(r.best == move(p, "22-18"));  // a found win is never given away
+  }
+}
+
+namespace {
+
+// Runs `damas bench` and returns the "nodes" line's number (0 on failure).
+std::uint64_t bench_nodes(int depth) {
+  const std::string command = std::string(DAMAS_BINARY) + " bench --depth " + std::to_string(depth);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return 0;
+  char line[256];
+  std::uint64_t nodes = 0;
+  while (std::fgets(line, sizeof line, pipe)) {
+    unsigned long long n = 0;
+    if (std::sscanf(line, "nodes %llu", &n) == 1) nodes = n;
+  }
+  pclose(pipe);
+  return nodes;
+}
+
+}  // namespace
+
+TEST_CASE("bench: the node signature is the same every run", "[search][bench]") {
+  const std::uint64_t first = bench_nodes(5);
+  const std::uint64_t second = bench_nodes(5);
+  CHECK(first > 0);
+  CHECK(first == second);
+}
