@@ -1,5 +1,6 @@
 #include "damas/dxp.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "damas/movegen.h"
@@ -48,6 +49,8 @@ std::string tag_value(std::string_view text) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 32) c = '\'';
   return s;
 }
+
+constexpr Millis kClockGrace{10'000};
 
 std::string seconds_text(Millis t) { return std::to_string(t.count() / 1000) + " s"; }
 
@@ -145,7 +148,11 @@ void Session::on_disconnected(Millis now) {
 
 std::optional<Millis> Session::deadline() const {
   if (state_ == State::Closed || thinking_) return std::nullopt;
-  return last_heard_ + config_.peer_timeout;
+  Millis allowance = config_.peer_timeout;
+  // On its move in a timed game the peer may use its whole clock: never call that silence.
+  if (state_ == State::Playing && !our_turn() && minutes_ > 0)
+    allowance = std::max(allowance, Millis{minutes_ * 60'000} + kClockGrace);
+  return last_heard_ + allowance;
 }
 
 bool Session::match_complete() const {

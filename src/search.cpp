@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -83,7 +84,7 @@ class Worker {
   void update_pv(int ply, const Move& m);
   void order(const Position& pos, MoveList& moves, const MoveTag& tt_move, int ply,
              std::array<int, MoveList::kCapacity>& keys) const;
-  void reward(const Position& pos, const Move& m, int depth, int ply);
+  void reward(const Position& pos, const MoveList& moves, std::size_t cut, int depth, int ply);
   void report(int depth, std::size_t lines);
 
   Shared& shared_;
@@ -189,20 +190,25 @@ void Worker::order(const Position& pos, MoveList& moves, const MoveTag& tt_move,
   }
 }
 
-void Worker::reward(const Position& pos, const Move& m, int depth, int ply) {
+void Worker::reward(const Position& pos, const MoveList& moves, std::size_t cut, int depth, int ply) {
+  const Move& m = moves[cut];
   if (m.is_capture()) return;
   auto& killers = killers_[static_cast<std::size_t>(ply)];
   if (!(killers[0] == m)) {
     killers[1] = killers[0];
     killers[0] = m;
   }
-  int& h = history_[index(pos.side_to_move())][m.from.bit][m.to.bit];
-  h += depth * depth;
-  if (h > (1 << 26)) {
-    for (auto& side : history_)
-      for (auto& row : side)
-        for (int& v : row) v /= 2;
-  }
+  // The cut move gains, the quiet moves tried before it lose; values saturate at +-kLimit.
+  constexpr int kLimit = 1 << 20;
+  const int bonus = std::min(depth * depth, 400);
+  auto& table = history_[index(pos.side_to_move())];
+  const auto update = [&](const Move& x, int delta) {
+    int& h = table[x.from.bit][x.to.bit];
+    h += delta - h * std::abs(delta) / kLimit;
+  };
+  update(m, bonus * 64);
+  for (std::size_t i = 0; i < cut; ++i)
+    if (!moves[i].is_capture()) update(moves[i], -bonus * 16);
 }
 
 Score Worker::qsearch(const Position& pos, Score alpha, Score beta, int ply) {
@@ -334,7 +340,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
         best_move = m;
         if (pv_node) update_pv(ply, m);
         if (s >= beta) {
-          reward(pos, m, depth, ply);
+          reward(pos, moves, i, depth, ply);
           break;
         }
       }

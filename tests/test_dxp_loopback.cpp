@@ -416,7 +416,7 @@ TEST_CASE("loopback: garbage, partial messages, illegal moves, disconnects and s
   session.peer_timeout = 700ms;
   FollowerUnderTest follower(session);
   std::mt19937 rng(99);
-  const std::string gamereq_black = cat("R01", pad32("hostile")) + "Z001000A";  // engine plays Black
+  const std::string gamereq_black = cat("R01", pad32("hostile")) + "Z000000A";  // engine plays Black, untimed
 
   {
     ScriptedPeer peer(follower.port);

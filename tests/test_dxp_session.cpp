@@ -309,7 +309,7 @@ TEST_CASE("a silent peer: the game is saved, GAMEEND sent and the connection clo
   RecordingSink sink;
   Session s(follower_config(), sink);
   s.on_connected(Millis{0});
-  s.on_message(gamereq('W', 5, 0), Millis{100});
+  s.on_message(gamereq('W', 0, 0), Millis{100});  // untimed: only the silence limit applies
   CHECK(!s.deadline());  // we are thinking: nothing to wait for
   answer(s, sink, Millis{200});
   sink.sent.clear();
@@ -326,6 +326,22 @@ TEST_CASE("a silent peer: the game is saved, GAMEEND sent and the connection clo
   CHECK_THAT(sink.saved[0].termination, Catch::Contains("peer silent"));
   s.on_disconnected(Millis{5300});
   CHECK(sink.saved.size() == 1);
+}
+
+TEST_CASE("on its move in a timed game the peer may use its whole clock before it counts as silent",
+          "[dxp]") {
+  RecordingSink sink;
+  Session s(follower_config(), sink);  // peer_timeout 5 s
+  s.on_message(gamereq('W', 2, 0), Millis{0});
+  answer(s, sink, Millis{1000});
+  REQUIRE(s.deadline());
+  CHECK(*s.deadline() == Millis{1000 + 120'000 + 10'000});
+  s.on_tick(Millis{100'000});
+  CHECK(!sink.closed);
+  s.on_message("M0000242000", Millis{100'000});
+  REQUIRE(!s.deadline());  // our turn: thinking
+  answer(s, sink, Millis{100'500});
+  CHECK(*s.deadline() == Millis{100'500 + 130'000});
 }
 
 TEST_CASE("a connection lost mid-game saves the game", "[dxp]") {

@@ -182,3 +182,83 @@ TEST_CASE("engine: pondering waits for ponder_hit, then plays on the clock", "[e
   CHECK(done);
   CHECK(is_legal(Position::start(), result.best));
 }
+
+TEST_CASE("engine: a position without legal moves still gets its done, with no move", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  // White's only man is blocked by two black men it cannot take (landing squares occupied).
+  const Position p = fen("W:W29:B25,21,22");
+  REQUIRE(!has_legal_move(p));
+  REQUIRE(engine.set_position(p));
+  int done = 0;
+  SearchResult result;
+  engine.go(SearchLimits{}, GoMode::Think, {}, [&](const SearchResult& r) {
+    result = r;
+    ++done;
+  });
+  engine.wait();
+  CHECK(done == 1);
+  CHECK(result.best.is_null());
+}
+
+TEST_CASE("engine: levels cap the depth, full strength does not", "[engine]") {
+  for (const auto& [level, cap] : {std::pair<const char*, int>{"beginner", 2}, {"easy", 4}, {"medium", 8}}) {
+    Engine engine;
+    REQUIRE(engine.set_option("hash", "1"));
+    REQUIRE(engine.set_option("level", level));
+    SearchLimits l;
+    l.depth = 30;
+    const SearchResult r = engine.search(l);
+    CHECK(r.depth >= 1);
+    CHECK(r.depth <= cap);
+    CHECK(is_legal(Position::start(), r.best));
+  }
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  CHECK(engine.search(depth_limit(10)).depth == 10);
+}
+
+TEST_CASE("engine: a fixed seed makes a weak level repeat its choices", "[engine]") {
+  std::vector<Move> first;
+  for (int run = 0; run < 2; ++run) {
+    Engine engine;
+    REQUIRE(engine.set_option("hash", "1"));
+    REQUIRE(engine.set_option("level", "beginner"));
+    REQUIRE(engine.set_option("seed", "12345"));
+    std::vector<Move> played;
+    std::vector<Move> moves;
+    for (int ply = 0; ply < 10; ++ply) {
+      REQUIRE(engine.set_position(Position::start(), moves));
+      if (!has_legal_move(engine.position())) break;
+      const SearchResult r = engine.search(SearchLimits{});
+      REQUIRE(is_legal(engine.position(), r.best));
+      moves.push_back(r.best);
+    }
+    if (run == 0) first = moves;
+    else CHECK(moves == first);
+  }
+}
+
+TEST_CASE("engine: the done callback may set up and start the next search", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  std::vector<Move> moves;
+  std::atomic<int> dones{0};
+  std::atomic<bool> refused{false};
+  DoneCallback next;
+  next = [&](const SearchResult& r) {
+    ++dones;
+    if (r.best.is_null()) return;
+    moves.push_back(r.best);
+    if (moves.size() >= 4) return;
+    if (!engine.set_position(Position::start(), moves)) refused = true;
+    engine.go(depth_limit(3), GoMode::Think, {}, next);
+  };
+  engine.go(depth_limit(3), GoMode::Think, {}, next);
+  // wait() returns only when nothing is queued or running any more.
+  while (dones < 4) engine.wait();
+  engine.wait();
+  CHECK(!refused);
+  CHECK(dones == 4);
+  CHECK(engine.history().size() == 4);
+}
