@@ -46,6 +46,7 @@ struct Engine::Impl {
   std::condition_variable cv;
   std::deque<Job> jobs;
   bool running = false;  // a job is between its start and the return of its done callback
+  bool finishing = false;  // its done callback is running
   GoMode running_mode = GoMode::Think;
   bool quit = false;
   std::thread thread;
@@ -53,6 +54,11 @@ struct Engine::Impl {
   Impl() { thread = std::thread([this] { loop(); }); }
 
   bool busy() const { return running || !jobs.empty(); }
+  // Changes (position, options, new game) are refused during a search, except from the done
+  // callback of the last queued one: that search is over and its threads are joined.
+  bool busy_for_change() const {
+    return (running && !(finishing && on_search_thread())) || !jobs.empty();
+  }
   bool on_search_thread() const { return std::this_thread::get_id() == thread.get_id(); }
 
   Status apply_option(std::string_view name, std::string_view value);
@@ -98,9 +104,13 @@ void Engine::Impl::loop() {
     lock.unlock();
 
     SearchResult result = run_search(job.request, tt, control, job.on_info);
+    lock.lock();
+    finishing = true;
+    lock.unlock();
     if (job.on_done) job.on_done(result);
 
     lock.lock();
+    finishing = false;
     running = false;
     cv.notify_all();
   }
@@ -133,7 +143,7 @@ Engine::~Engine() {
 
 Status Engine::set_option(std::string_view name, std::string_view value) {
   std::lock_guard lock(impl_->mutex);
-  if (impl_->busy()) return Error{"cannot change option " + std::string(name) + " during a search"};
+  if (impl_->busy_for_change()) return Error{"cannot change option " + std::string(name) + " during a search"};
   return impl_->apply_option(name, value);
 }
 
@@ -150,7 +160,7 @@ Status Engine::set_position(const Position& start, const std::vector<Move>& move
     history.push_back(history.back().after(moves[i]));
   }
   std::lock_guard lock(impl_->mutex);
-  if (impl_->busy()) return Error{"cannot set the position during a search"};
+  if (impl_->busy_for_change()) return Error{"cannot set the position during a search"};
   impl_->history = std::move(history);
   return Ok{};
 }
@@ -160,7 +170,7 @@ const std::vector<Position>& Engine::history() const { return impl_->history; }
 
 void Engine::new_game() {
   std::lock_guard lock(impl_->mutex);
-  if (impl_->busy()) return;
+  if (impl_->busy_for_change()) return;
   impl_->tt.clear();
 }
 

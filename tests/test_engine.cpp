@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <mutex>
 #include <vector>
 
@@ -237,4 +239,43 @@ TEST_CASE("engine: a fixed seed makes a weak level repeat its choices", "[engine
     if (run == 0) first = moves;
     else CHECK(moves == first);
   }
+}
+
+TEST_CASE("engine: the done callback may set up and start the next search", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  std::vector<Move> moves;
+  std::atomic<int> dones{0};
+  std::atomic<bool> refused{false};
+  DoneCallback next;
+  next = [&](const SearchResult& r) {
+    ++dones;
+    if (r.best.is_null()) return;
+    moves.push_back(r.best);
+    if (moves.size() >= 4) return;
+    if (!engine.set_position(Position::start(), moves)) refused = true;
+    engine.go(depth_limit(3), GoMode::Think, {}, next);
+  };
+  engine.go(depth_limit(3), GoMode::Think, {}, next);
+  // wait() returns only when nothing is queued or running any more.
+  while (dones < 4) engine.wait();
+  engine.wait();
+  CHECK(!refused);
+  CHECK(dones == 4);
+  CHECK(engine.history().size() == 4);
+}
+
+TEST_CASE("engine: a ponder search ignores the clock until ponder_hit", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  SearchLimits l;
+  l.move_time = 0.001;  // long spent if the clock were running
+  std::atomic<int> done{0};
+  engine.go(l, GoMode::Ponder, {}, [&done](const SearchResult&) { ++done; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(engine.searching());
+  CHECK(done == 0);
+  engine.ponder_hit();
+  engine.wait();
+  CHECK(done == 1);
 }
