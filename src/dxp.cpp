@@ -443,13 +443,9 @@ std::string to_pdn(const FinishedGame& g) {
       {"Result", to_string(g.result)},
       {"Termination", tag_value(g.termination)},
   };
-  std::string text = g.game.to_pdn(tags);
-  // Game::to_pdn ends the move text with the result by the rules; a game ended by a claim,
-  // a fault or a lost connection gets the result recorded here instead.
-  const std::string by_rules = to_string(g.game.result()) + "\n";
-  if (by_rules != to_string(g.result) + "\n" && text.ends_with(by_rules))
-    text.replace(text.size() - by_rules.size(), by_rules.size(), to_string(g.result) + "\n");
-  return text;
+  // The Result tag also ends the move text: a game ended by a claim, a fault or a lost
+  // connection keeps the result recorded here.
+  return g.game.to_pdn(tags);
 }
 
 }  // namespace damas::dxp

@@ -62,14 +62,19 @@ GameResult Game::result() const {
 
 std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>& tags) const {
   std::string out;
+  // A Result tag (a game ended by adjudication, a claim or a lost connection) overrides the
+  // result by the rules, in the tag and at the end of the move text.
+  std::string result_text = to_string(result());
   bool has_result = false;
   for (const auto& [name, value] : tags) {
     out += "[" + name + " \"" + value + "\"]\n";
-    if (name == "Result") has_result = true;
+    if (name == "Result") {
+      has_result = true;
+      result_text = value;
+    }
   }
   out += "[GameType \"26\"]\n";
   if (!(start() == Position::start())) out += "[FEN \"" + to_fen(start()) + "\"]\n";
-  const std::string result_text = to_string(result());
   if (!has_result) out += "[Result \"" + result_text + "\"]\n";
   out += "\n";
   int move_number = 1;

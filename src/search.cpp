@@ -268,7 +268,9 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   if (tte) {
     tt_move = tte->move;
     const Score s = score_from_tt(tte->score, ply);
-    if (!pv_node && tte->depth >= depth &&
+    // Near the 80-ply limit the same position with another counter may be a draw: no cut.
+    const bool counter_safe = pos.reversible_plies() < rules::kNoProgressDrawPlies - 16;
+    if (!pv_node && counter_safe && tte->depth >= depth &&
         (tte->bound == Bound::Exact || (tte->bound == Bound::Lower && s >= beta) ||
          (tte->bound == Bound::Upper && s <= alpha)))
       return s;
@@ -303,6 +305,12 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   // A forced reply costs nothing to look at one ply deeper.
   const int extension = tuning.single_reply_extension && moves.size() == 1 ? 1 : 0;
 
+  // Futility: near the horizon, quiet moves of a side far below alpha are unlikely to catch up.
+  bool futile = false;
+  if (tuning.futility && !pv_node && depth <= 2 && !moves[0].is_capture() && !is_loss_score(alpha) &&
+      !is_win_score(alpha))
+    futile = static_eval(pos) + tuning.futility_margin * depth <= alpha;
+
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Selection sort step: the best remaining move to position i.
     std::size_t pick = i;
@@ -311,6 +319,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     std::swap(moves[i], moves[pick]);
     std::swap(order_keys[i], order_keys[pick]);
     const Move m = moves[i];
+    if (futile && i > 0 && order_keys[i] < (1 << 27)) break;  // the rest is ordered lower still
 
     const Position child = pos.after(m);
     shared_.tt.prefetch(child.key());

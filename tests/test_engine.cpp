@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <mutex>
 #include <vector>
 
@@ -261,4 +263,19 @@ TEST_CASE("engine: the done callback may set up and start the next search", "[en
   CHECK(!refused);
   CHECK(dones == 4);
   CHECK(engine.history().size() == 4);
+}
+
+TEST_CASE("engine: a ponder search ignores the clock until ponder_hit", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  SearchLimits l;
+  l.move_time = 0.001;  // long spent if the clock were running
+  std::atomic<int> done{0};
+  engine.go(l, GoMode::Ponder, {}, [&done](const SearchResult&) { ++done; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(engine.searching());
+  CHECK(done == 0);
+  engine.ponder_hit();
+  engine.wait();
+  CHECK(done == 1);
 }

@@ -65,3 +65,12 @@ TEST_CASE("game: PDN lists the moves and the result", "[game]") {
   CHECK_THAT(pdn, Catch::Contains("[FEN \"W:W18:B22\"]"));
   CHECK_THAT(pdn, Catch::Contains("1. 18x25x22 2-0"));
 }
+
+TEST_CASE("game: a Result tag overrides the result by the rules", "[game]") {
+  Game g;
+  REQUIRE(g.play(*parse_hub_move(g.current(), "22-18")).has_value());
+  const std::string pdn = g.to_pdn({{"Result", "0-2"}});
+  CHECK_THAT(pdn, Catch::Contains("[Result \"0-2\"]"));
+  CHECK_THAT(pdn, Catch::EndsWith("1. 22-18 0-2\n"));
+  CHECK_THAT(g.to_pdn(), Catch::EndsWith("1. 22-18 *\n"));
+}

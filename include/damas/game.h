@@ -36,7 +36,8 @@ class Game {
   GameEndReason end_reason() const;
   bool over() const { return result() != GameResult::Ongoing; }
 
-  // PDN of the game (standard numbering), with optional tag pairs.
+  // PDN of the game (standard numbering), with optional tag pairs. A "Result" tag overrides the
+  // result by the rules (adjudicated or abandoned games).
   std::string to_pdn(const std::vector<std::pair<std::string, std::string>>& tags = {}) const;
 
  private:

@@ -45,6 +45,8 @@ struct SearchTuning {
   // At the horizon, a quiet position where the opponent threatens a capture gets one more ply
   // (the side to move may still parry) instead of the static evaluation.
   bool threat_extension = false;
+  bool futility = false;         // skip late quiet moves at depth 1-2 far below alpha
+  Score futility_margin = 90;    // per ply of depth
 };
 
 struct SearchRequest {
