@@ -480,3 +480,88 @@ TEST_CASE("hub pipe: a pydraughts HubEngine client plays complete games in the a
     CHECK(c->process().wait_exit(hubtest::kTimeout) == 0);
   }
 }
+
+// ---- stop -> done latency (a measurement, not part of the default suite) -------------------
+// Run: build/release/tests/damas_tests "[hub-latency]"   Figures go to bench/hub-latency.md.
+
+namespace {
+
+struct Percentiles {
+  double p50, p90, p99, max;
+};
+
+Percentiles percentiles(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))]; };
+  return {at(0.50), at(0.90), at(0.99), ms.back()};
+}
+
+void report(const char* what, const std::vector<double>& ms) {
+  const Percentiles p = percentiles(ms);
+  std::printf("%-44s n=%zu  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms\n", what, ms.size(), p.p50, p.p90,
+              p.p99, p.max);
+}
+
+const char* const kLatencyRoots[] = {
+    "pos start",
+    "pos start moves=\"22-18 11-15 18x11x15 8x15x11 26-22 12-16 24-20 3-8 20x18x15x16 10-14\"",
+    "pos pos=W:WK31,21,22:BK4,9,10,13",
+};
+
+}  // namespace
+
+TEST_CASE("hub stop-to-done latency through the pipe and in-process", "[.][hub-latency]") {
+  constexpr int kSearches = 1000;
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<int> think_ms(5, 60);
+  const char* const kGos[] = {"level infinite\ngo analyze", "go think", "go ponder"};
+
+  std::vector<double> pipe_ms;
+  {
+    EngineProcess e({DAMAS_BINARY, "hub"});
+    for (int i = 0; i < kSearches; ++i) {
+      REQUIRE(e.send(kLatencyRoots[i % 3]));
+      REQUIRE(e.send(kGos[i % 3]));
+      std::this_thread::sleep_for(milliseconds(think_ms(rng)));
+      // Lines written so far are taken out first, so that only the answer to stop is timed.
+      e.pump();
+      std::vector<std::string> before;
+      while (const auto line = e.read_line(milliseconds(0))) before.push_back(*line);
+      const auto t0 = hubtest::Clock::now();
+      REQUIRE(e.send("stop"));
+      std::string done;
+      while (done.empty()) {
+        std::optional<std::string> line = e.read_line();
+        REQUIRE(line);
+        if (line->rfind("done", 0) == 0) done = std::move(*line);
+        else before.push_back(std::move(*line));
+      }
+      pipe_ms.push_back(std::chrono::duration<double, std::milli>(hubtest::Clock::now() - t0).count());
+      REQUIRE(done.rfind("done move=", 0) == 0);
+      for (const std::string& l : before) REQUIRE(l.rfind("info ", 0) == 0);
+    }
+    REQUIRE(e.send("ping"));
+    CHECK(e.read_line() == std::optional<std::string>("pong"));  // one done per go, no more
+  }
+  std::vector<double> inprocess_ms;
+  {
+    hubtest::LineQueue q;
+    int dones = 0;
+    hub::Frontend f([&](std::string_view line) {
+      if (line.rfind("done move=", 0) == 0) ++dones;
+      q.push(line);
+    });
+    for (int i = 0; i < kSearches; ++i) {
+      f.process_line(kLatencyRoots[i % 3]);
+      f.process_line(i % 3 == 0 ? "level infinite" : "ping");
+      f.process_line(i % 3 == 0 ? "go analyze" : i % 3 == 1 ? "go think" : "go ponder");
+      std::this_thread::sleep_for(milliseconds(think_ms(rng)));
+      const auto t0 = hubtest::Clock::now();
+      f.process_line("stop");  // returns once the done has been written
+      inprocess_ms.push_back(std::chrono::duration<double, std::milli>(hubtest::Clock::now() - t0).count());
+      REQUIRE(dones == i + 1);
+    }
+  }
+  report("stop -> done, damas binary through pipes", pipe_ms);
+  report("stop -> done, Frontend in-process", inprocess_ms);
+}
