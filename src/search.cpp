@@ -15,18 +15,6 @@ namespace {
 
 constexpr Score kNoScore = -kScoreInfinite;
 
-// Late move reduction in plies for a quiet move at `index` in the move order, searched at `depth`.
-int lmr_reduction(int depth, std::size_t index) {
-  static const auto kTable = [] {
-    std::array<std::array<int, 64>, 64> t{};
-    for (std::size_t d = 1; d < 64; ++d)
-      for (std::size_t i = 1; i < 64; ++i)
-        t[d][i] = static_cast<int>(0.5 + std::log(static_cast<double>(d)) *
-                                             std::log(static_cast<double>(i)) / 1.8);
-    return t;
-  }();
-  return kTable[static_cast<std::size_t>(std::min(depth, 63))][std::min<std::size_t>(index, 63)];
-}
 
 struct RootMove {
   Move move;
@@ -107,6 +95,11 @@ class Worker {
   std::array<std::array<std::array<int, kBitboardBits>, kBitboardBits>, 2> history_{};
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
   std::array<int, kMaxPly + 1> pv_length_{};
+  // Late move reductions by [depth][move index], from SearchTuning::lmr_divisor.
+  std::array<std::array<std::uint8_t, 64>, 64> lmr_{};
+  int lmr_reduction(int depth, std::size_t index) const {
+    return lmr_[static_cast<std::size_t>(std::min(depth, 63))][std::min<std::size_t>(index, 63)];
+  }
 };
 
 std::uint64_t Shared::total_nodes() const {
@@ -124,6 +117,11 @@ Worker::Worker(Shared& shared, int id) : shared_(shared), request_(shared.reques
   MoveList moves;
   generate_legal_moves(request_.root, moves);
   for (const Move& m : moves) root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
+  for (std::size_t d = 1; d < 64; ++d)
+    for (std::size_t i = 1; i < 64; ++i)
+      lmr_[d][i] = static_cast<std::uint8_t>(0.5 + std::log(static_cast<double>(d)) *
+                                                       std::log(static_cast<double>(i)) /
+                                                       request_.tuning.lmr_divisor);
 }
 
 Score Worker::static_eval(const Position& pos) const {

@@ -14,7 +14,8 @@
 
 namespace damas {
 
-// All weights in 1/100 man unless the name says otherwise. "Opening" values apply with all 24
+// All weights in 1/100 man unless the name says otherwise. Terms at 0 lost Elo in selfplay
+// (bench/eval.md) and stay switchable for re-measurement at longer time controls. "Opening" values apply with all 24
 // pieces on the board, "endgame" values with none; in between they are interpolated.
 struct EvalWeights {
   Score man = 100;
@@ -23,11 +24,11 @@ struct EvalWeights {
   // when ahead is worth something.
   Score simplify_percent = 30;
   // Tempo: rows a man has advanced from its own back row, per man and row.
-  Score advance_opening = 2;
+  Score advance_opening = 0;
   Score advance_endgame = 6;
   // Men on the four centre squares (c5 e5 d4 f4 = 14 15 18 19); kings there.
-  Score centre_man = 6;
-  Score centre_king = 5;
+  Score centre_man = 0;
+  Score centre_king = 0;
   // Men on their own back row while the opponent has no king (they stop crowning).
   Score back_row = 6;
   // A man no enemy man can intercept (and the opponent has no king): runaway - runaway_per_row
@@ -37,7 +38,7 @@ struct EvalWeights {
   // Kings on the long diagonal a1-h8 (29 25 22 18 15 11 8 4).
   Score king_long_diagonal = 20;
   // Men whose forward squares are all occupied, at least one by an enemy: only a capture frees them.
-  Score blocked_man = 8;
+  Score blocked_man = 0;
   // Men with empty forward squares where every step is met by a capture.
   Score trapped_man = 8;
   // Quiet forward man steps that are not met by an immediate capture.
@@ -45,7 +46,7 @@ struct EvalWeights {
   // Side to move has men, no king and no safe man step: it must give material.
   Score no_safe_move = 30;
   // Per man of difference between the left (a-d) and right (e-h) wings.
-  Score wing_imbalance = 3;
+  Score wing_imbalance = 0;
   // A lone king cannot lose against two pieces, nor against three when it holds the long
   // diagonal: the score is divided by this.
   Score lone_king_divisor = 8;

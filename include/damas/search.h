@@ -37,6 +37,7 @@ struct SearchControl {
 // (fixed-depth node counts, matches). The defaults are what the engine plays with.
 struct SearchTuning {
   bool lmr = true;              // late move reductions
+  double lmr_divisor = 1.8;     // reduction = ln(depth) * ln(move index) / divisor
   bool probcut = true;          // a shallow search far above beta predicts a cut
   int probcut_min_depth = 5;
   int probcut_reduction = 4;
