@@ -360,6 +360,9 @@ inline std::vector<HostileLine> hostile_lines() {
   std::string long_moves = "pos start moves=\"";
   while (long_moves.size() < kMiB) long_moves += "22-18 ";
   long_moves += "\"";
+  std::string shuffles = "pos pos=W:WK30:BK1 moves=\"";  // legal king moves, 1 MiB of them
+  while (shuffles.size() < kMiB) shuffles += "30-26 1-5 26-30 5-1 ";
+  shuffles += "\"";
   return {
       {"", 1, "empty line"},
       {"   \t  ", 1, "only whitespace"},
@@ -425,6 +428,7 @@ inline std::vector<HostileLine> hostile_lines() {
       {std::string(kMiB, 'x'), 1, "1 MiB command word"},
       {std::string(kMiB, ' '), 1, "1 MiB of spaces"},
       {long_moves, 1, "1 MiB move list (illegal from its second move)"},
+      {shuffles, 0, "1 MiB of legal moves (about 210000 plies)"},
       {"pos pos=" + std::string(kMiB, 'W'), 1, "1 MiB position string"},
       {"level depth=" + std::string(kMiB, '9'), 1, "1 MiB number"},
       {"go " + std::string(kMiB, '"'), 1, "1 MiB of quotes"},
