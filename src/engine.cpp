@@ -1,6 +1,9 @@
 #include "damas/engine.h"
 
+#include <unistd.h>
+
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <random>
@@ -76,6 +79,19 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
     if (Status s = options.set(name, value); !s) return s;
     weights = w;
     return Ok{};
+  }
+  if (name == option::kHash) {
+    // Memory is committed when the table is cleared: a table larger than half the machine's RAM
+    // would get the process killed instead of an error.
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    const std::int64_t requested = std::atoll(std::string(value).c_str());
+    if (pages > 0 && page_size > 0) {
+      const std::int64_t ram_mib = static_cast<std::int64_t>(pages) * page_size / (1024 * 1024);
+      if (requested > ram_mib / 2)
+        return Error{"hash " + std::string(value) + " MiB is more than half of this machine's " +
+                     std::to_string(ram_mib) + " MiB of memory"};
+    }
   }
   if (Status s = options.set(name, value); !s) return s;
   if (name == option::kHash) {

@@ -1,6 +1,8 @@
 // The Engine facade: life cycle of searches (go/stop/wait/done), positions, options.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -278,4 +280,20 @@ TEST_CASE("engine: a ponder search ignores the clock until ponder_hit", "[engine
   engine.ponder_hit();
   engine.wait();
   CHECK(done == 1);
+}
+
+TEST_CASE("engine: a table larger than the machine's memory is refused, not allocated", "[engine]") {
+  const std::int64_t ram_mib =
+      static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE) / (1024 * 1024);
+  if (ram_mib <= 0 || ram_mib / 2 >= 16384) {
+    WARN("machine memory unknown or too large for the refusal check");
+    return;
+  }
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "2"));
+  const Status s = engine.set_option("hash", "16384");
+  REQUIRE(!s.has_value());
+  CHECK(s.error().find("memory") != std::string::npos);
+  CHECK(engine.options().get_int("hash") == 2);
+  CHECK(is_legal(Position::start(), engine.search(depth_limit(4)).best));
 }
