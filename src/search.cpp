@@ -15,7 +15,6 @@ namespace {
 
 constexpr Score kNoScore = -kScoreInfinite;
 
-
 struct RootMove {
   Move move;
   Score score = kNoScore;       // this iteration (kNoScore: failed low or not searched)
@@ -508,62 +507,66 @@ SearchResult result_of(const Worker& main, const Shared& shared) {
   return r;
 }
 
+// A single legal move in Think mode: answered at once, without a search.
+SearchResult forced_reply(const Move& only, const Shared& shared) {
+  SearchResult r;
+  r.best = only;
+  r.pv = {only};
+  if (shared.on_info) {
+    SearchInfo info;
+    info.pv = r.pv;
+    info.seconds = shared.seconds_since_go();
+    shared.on_info(info);
+  }
+  r.seconds = shared.seconds_since_go();
+  return r;
+}
+
+// Weaker levels: maybe a reasonable second choice among the lines scored by this search.
+void apply_level(const SearchRequest& request, const Worker& main, SearchResult& r) {
+  const std::vector<RootMove>& rms = main.root_moves();
+  const std::size_t lines =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(request.multipv, 1)), rms.size());
+  std::vector<ScoredMove> scored;
+  for (std::size_t i = 0; i < lines; ++i) {
+    const Score sc = rms[i].score != kNoScore ? rms[i].score : rms[i].last_score;
+    if (sc == kNoScore) break;
+    scored.push_back(ScoredMove{rms[i].move, sc});
+  }
+  if (scored.empty()) return;
+  LevelRandom rng(request.seed ^ request.root.key());
+  const std::size_t pick = choose_move(request.level, scored, rng);
+  if (pick == 0) return;
+  r.best = rms[pick].move;
+  r.pv = rms[pick].pv;
+  r.ponder = r.pv.size() > 1 ? r.pv[1] : kNullMove;
+  r.score = scored[pick].score;
+}
+
 }  // namespace
 
 SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, SearchControl& control,
                         const InfoCallback& on_info) {
   Shared shared{request, tt, control, on_info, {}, {}, SearchControl::now_ns()};
-  shared.budget = plan_time(request.limits, request.move_overhead,
-                            popcount(request.root.occupied()));
+  shared.budget = plan_time(request.limits, request.move_overhead, popcount(request.root.occupied()));
   tt.new_search();
 
   const int threads = std::clamp(request.threads, 1, 64);
   for (int i = 0; i < threads; ++i) shared.workers.push_back(std::make_unique<Worker>(shared, i));
   Worker& main = *shared.workers.front();
   if (main.root_moves().empty()) return SearchResult{};
-  if (request.mode == GoMode::Think && main.root_moves().size() == 1) {
-    // Forced: answer at once, no search.
-    SearchResult r;
-    r.best = main.root_moves().front().move;
-    r.pv = {r.best};
-    if (on_info) {
-      SearchInfo info;
-      info.pv = r.pv;
-      info.seconds = shared.seconds_since_go();
-      on_info(info);
-    }
-    r.seconds = shared.seconds_since_go();
-    return r;
-  }
+  if (request.mode == GoMode::Think && main.root_moves().size() == 1)
+    return forced_reply(main.root_moves().front().move, shared);
 
   std::vector<std::thread> helpers;
-  for (int i = 1; i < threads; ++i) helpers.emplace_back([&shared, i] { shared.workers[static_cast<std::size_t>(i)]->iterate(); });
+  for (std::size_t i = 1; i < shared.workers.size(); ++i)
+    helpers.emplace_back([&shared, i] { shared.workers[i]->iterate(); });
   main.iterate();
   control.stop.store(true, std::memory_order_relaxed);
   for (std::thread& t : helpers) t.join();
 
   SearchResult r = result_of(main, shared);
-  if (!request.level.full_strength() && request.level.weak_move_percent > 0) {
-    // Weaker levels: maybe a reasonable second choice among the lines scored this search.
-    std::vector<ScoredMove> scored;
-    const auto& rms = main.root_moves();
-    const std::size_t lines = std::min<std::size_t>(static_cast<std::size_t>(std::max(request.multipv, 1)), rms.size());
-    for (std::size_t i = 0; i < lines; ++i) {
-      const Score sc = rms[i].score != kNoScore ? rms[i].score : rms[i].last_score;
-      if (sc == kNoScore) break;
-      scored.push_back(ScoredMove{rms[i].move, sc});
-    }
-    LevelRandom rng(request.seed ^ request.root.key());
-    if (!scored.empty()) {
-      const std::size_t pick = choose_move(request.level, scored, rng);
-      if (pick != 0) {
-        r.best = rms[pick].move;
-        r.pv = rms[pick].pv;
-        r.ponder = r.pv.size() > 1 ? r.pv[1] : kNullMove;
-        r.score = scored[pick].score;
-      }
-    }
-  }
+  if (request.level.weak_move_percent > 0) apply_level(request, main, r);
   return r;
 }
 

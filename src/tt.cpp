@@ -147,7 +147,7 @@ int TranspositionTable::hashfull() const {
       const std::uint64_t d = s.data.load(std::memory_order_relaxed);
       if (d != 0 && generation_of(d) == generation_) ++used;
     }
-  return sample ? static_cast<int>(used * 1000 / (sample * kBucketEntries)) : 0;
+  return sample ? static_cast<int>(static_cast<std::size_t>(used) * 1000 / (sample * kBucketEntries)) : 0;
 }
 
 }  // namespace damas
