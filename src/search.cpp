@@ -145,7 +145,9 @@ void Worker::check_limits() {
   const SearchLimits& l = request_.limits;
   if (!depth_one_done_) return;  // a legal, searched move first
   const std::uint64_t nodes = shared_.workers.size() == 1 ? this->nodes() : shared_.total_nodes();
-  const std::uint64_t node_cap = l.nodes ? *l.nodes : request_.level.max_nodes;
+  // A level's cap and the caller's node limit both hold: a weak level stays weak under any budget.
+  std::uint64_t node_cap = request_.level.max_nodes;
+  if (l.nodes) node_cap = node_cap ? std::min(node_cap, *l.nodes) : *l.nodes;
   if (node_cap && nodes >= node_cap) shared_.control.stop.store(true, std::memory_order_relaxed);
   if (c.pondering.load(std::memory_order_relaxed)) return;
   if (shared_.budget.hard && shared_.seconds_on_clock() >= *shared_.budget.hard)
