@@ -31,7 +31,7 @@ int Game::repetitions() const {
   int count = 0;
   // Only positions since the last irreversible move can repeat; they share the side to move
   // every second ply.
-  const std::size_t window = std::min<std::size_t>(positions_.size() - 1, now.reversible_plies());
+  const std::size_t window = std::min<std::size_t>(positions_.size() - 1, static_cast<std::size_t>(now.reversible_plies()));
   for (std::size_t back = 0; back <= window; back += 2) {
     const Position& p = positions_[positions_.size() - 1 - back];
     if (p.key() == now.key() && p == now) ++count;

@@ -81,9 +81,12 @@ class CaptureGenerator {
   }
 
   void man_continue(Bitboard at, Bitboard captured) {
-    // Bitwise | on purpose: every direction must be explored.
-    const bool extended = man_try<kUL>(at, captured) | man_try<kUR>(at, captured) |
-                          man_try<kDL>(at, captured) | man_try<kDR>(at, captured);
+    // Every direction must be explored (no short-circuit), in a fixed order.
+    int extended = 0;
+    extended += man_try<kUL>(at, captured);
+    extended += man_try<kUR>(at, captured);
+    extended += man_try<kDL>(at, captured);
+    extended += man_try<kDR>(at, captured);
     if (!extended && captured) record(at, captured);
   }
 
@@ -104,8 +107,11 @@ class CaptureGenerator {
   }
 
   void king_continue(Bitboard at, Bitboard captured) {
-    const bool extended = king_try<kUL>(at, captured) | king_try<kUR>(at, captured) |
-                          king_try<kDL>(at, captured) | king_try<kDR>(at, captured);
+    int extended = 0;
+    extended += king_try<kUL>(at, captured);
+    extended += king_try<kUR>(at, captured);
+    extended += king_try<kDL>(at, captured);
+    extended += king_try<kDR>(at, captured);
     if (!extended && captured) record(at, captured);
   }
 

@@ -203,7 +203,8 @@ void Worker::reward(const Position& pos, const MoveList& moves, std::size_t cut,
   auto& table = history_[index(pos.side_to_move())];
   const auto update = [&](const Move& x, int delta) {
     int& h = table[x.from.bit][x.to.bit];
-    h += delta - h * std::abs(delta) / kLimit;
+    // 64-bit product: h * |delta| reaches 2^20 * 25600, beyond int.
+    h += static_cast<int>(delta - static_cast<std::int64_t>(h) * std::abs(delta) / kLimit);
   };
   update(m, bonus * 64);
   for (std::size_t i = 0; i < cut; ++i)
