@@ -1,5 +1,6 @@
 // The option registry on the command line (`--threads 2`, `--numbering a1`, ...).
 #include <boost/program_options.hpp>
+#include <iostream>
 
 #include "damas/cli.h"
 
@@ -31,12 +32,33 @@ void add_engine_options(po::options_description& desc) {
   }
 }
 
-Status apply_engine_options(const po::variables_map& vm, Options& options) {
+Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set) {
   for (const OptionSpec& spec : option_specs()) {
     if (!vm.count(spec.name)) continue;
-    if (Status s = options.set(spec.name, vm[spec.name].as<std::string>()); !s) return s;
+    if (Status s = set(spec.name, vm[spec.name].as<std::string>()); !s) return s;
   }
   return Ok{};
+}
+
+Status apply_engine_options(const po::variables_map& vm, Options& options) {
+  return apply_engine_options(
+      vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+}
+
+std::optional<int> parse_command_line(std::string_view command, const Args& args,
+                                      const po::options_description& desc, po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "damas " << command << ": " << e.what() << " (see damas " << command << " --help)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  return std::nullopt;
 }
 
 }  // namespace damas::cli

@@ -46,30 +46,18 @@ int analyze_main(const Args& args) {
       "nodes,n", po::value<std::uint64_t>(), "node budget")(
       "algebraic", po::bool_switch(), "print moves as c3-d4 instead of 22-18");
   po::options_description engine_desc("engine options (same names as the Hub parameters)");
-  for (const OptionSpec& spec : option_specs())
-    engine_desc.add_options()(spec.name.c_str(), po::value<std::string>(), spec.help.c_str());
+  add_engine_options(engine_desc);
   desc.add(engine_desc);
 
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas analyze: " << e.what() << "\n" << desc;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("analyze", args, desc, vm)) return *exit_code;
 
   Engine engine;
-  for (const OptionSpec& spec : option_specs()) {
-    if (!vm.count(spec.name)) continue;
-    if (Status s = engine.set_option(spec.name, vm[spec.name].as<std::string>()); !s) {
-      std::cerr << "damas analyze: " << s.error() << "\n";
-      return 2;
-    }
+  const Status applied = apply_engine_options(
+      vm, [&engine](std::string_view name, std::string_view value) { return engine.set_option(name, value); });
+  if (!applied) {
+    std::cerr << "damas analyze: " << applied.error() << "\n";
+    return 2;
   }
   const Numbering numbering =
       engine.options().get(option::kNumbering) == "a1" ? Numbering::A1 : Numbering::Standard;

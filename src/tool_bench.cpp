@@ -30,17 +30,7 @@ int bench_main(const Args& args) {
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
       "verbose,v", po::bool_switch(), "one line per position");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas bench: " << e.what() << "\n" << desc;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("bench", args, desc, vm)) return *exit_code;
   const int depth = vm["depth"].as<int>();
   if (depth < 1 || depth > 100) {
     std::cerr << "damas bench: depth must be between 1 and 100\n";

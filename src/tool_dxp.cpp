@@ -92,39 +92,18 @@ int dxp_main(const Args& args) {
       "trace", po::bool_switch(), "log every message sent and received (stderr)");
   // Engine options from the registry, so that names match the Hub front end.
   po::options_description engine_desc("Engine options");
-  for (const OptionSpec& spec : option_specs()) {
-    std::string help = spec.help + " (default " + (spec.default_value.empty() ? "\"\"" : spec.default_value);
-    if (spec.type == OptionType::Enum) {
-      help += "; one of";
-      for (const std::string& v : spec.values) help += " " + v;
-    }
-    help += ")";
-    engine_desc.add_options()(spec.name.c_str(), po::value<std::string>(), help.c_str());
-  }
+  add_engine_options(engine_desc);
   desc.add(engine_desc);
 
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas dxp: " << e.what() << "\n(see damas dxp --help)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("dxp", args, desc, vm)) return *exit_code;
   const auto fail = [](const std::string& message) {
     std::cerr << "damas dxp: " << message << "\n";
     return 2;
   };
 
   Options options;
-  for (const OptionSpec& spec : option_specs()) {
-    if (!vm.count(spec.name)) continue;
-    if (Status s = options.set(spec.name, vm[spec.name].as<std::string>()); !s) return fail(s.error());
-  }
+  if (Status s = apply_engine_options(vm, options); !s) return fail(s.error());
 
   dxp::SessionConfig session;
   session.role = vm["initiator"].as<bool>() ? dxp::Role::Initiator : dxp::Role::Follower;

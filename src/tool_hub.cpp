@@ -31,17 +31,7 @@ int hub_main(const Args& args) {
   desc.add_options()("help,h", "show this help");
   add_engine_options(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas hub: " << e.what() << "\n" << desc;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("hub", args, desc, vm)) return *exit_code;
   Options options;
   if (const Status s = apply_engine_options(vm, options); !s) {
     std::cerr << "damas hub: " << s.error() << "\n";

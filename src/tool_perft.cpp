@@ -19,17 +19,7 @@ int perft_main(const Args& args) {
       "depth,d", po::value<int>()->default_value(9), "depth in plies (0..20)")(
       "divide", po::bool_switch(), "print one line per root move: <move> <count>");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas perft: " << e.what() << "\n" << desc;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("perft", args, desc, vm)) return *exit_code;
   const Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
   if (!pos) {
     std::cerr << "damas perft: " << pos.error() << "\n";

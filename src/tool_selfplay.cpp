@@ -35,17 +35,7 @@ int selfplay_main(const Args& args) {
       "pdn", po::value<std::string>(), "write every game to this PDN file")(
       "quiet,q", po::bool_switch(), "print only the final result");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas selfplay: " << e.what() << "\n" << desc;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("selfplay", args, desc, vm)) return *exit_code;
   auto fail = [](const std::string& message) {
     std::cerr << "damas selfplay: " << message << "\n";
     return 2;

@@ -67,17 +67,7 @@ int tactics_main(const Args& args) {
       "instead of solving: score every root move at this depth and check that the solution alone wins")(
       "verbose,v", po::bool_switch(), "print every position, solved or not");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "damas tactics: " << e.what() << "\n" << desc;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (const std::optional<int> exit_code = parse_command_line("tactics", args, desc, vm)) return *exit_code;
   auto fail = [](const std::string& message) {
     std::cerr << "damas tactics: " << message << "\n";
     return 2;

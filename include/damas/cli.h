@@ -2,7 +2,10 @@
 // and receives the arguments after its name. main.cpp only dispatches.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "damas/expected.h"
@@ -30,5 +33,14 @@ int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 void add_engine_options(boost::program_options::options_description& desc);
 // Applies the engine options present in vm; the first bad value is returned as an error.
 Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options);
+// The same through any setter (e.g. Engine::set_option, which also checks files and sizes).
+using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
+Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
+
+// Parses a subcommand's arguments into vm. Returns the exit code when the command must end
+// now: 0 after printing --help, 2 after a bad argument (reported on stderr). nullopt: go on.
+std::optional<int> parse_command_line(std::string_view command, const Args& args,
+                                      const boost::program_options::options_description& desc,
+                                      boost::program_options::variables_map& vm);
 
 }  // namespace damas::cli
