@@ -210,6 +210,11 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   const auto fixed_seed = static_cast<std::uint64_t>(e.options.get_int(option::kSeed));
   r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL
                       : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
+  r.tuning.lmr = e.options.get_bool(option::kLmr);
+  r.tuning.probcut = e.options.get_bool(option::kProbCut);
+  r.tuning.single_reply_extension = e.options.get_bool(option::kSingleReplyExtension);
+  r.tuning.threat_extension = e.options.get_bool(option::kThreatExtension);
+  r.tuning.futility = e.options.get_bool(option::kFutility);
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;

@@ -26,6 +26,17 @@ const std::vector<OptionSpec>& option_specs() {
        "number of best lines searched and reported (analysis)"},
       {std::string(option::kSeed), OptionType::Int, "0", 0, 2147483647, {},
        "random seed of weak levels (0 = different every game; other values repeat exactly)"},
+      // Defaults are SearchTuning's (search.h): what the engine plays with.
+      {std::string(option::kLmr), OptionType::Bool, "true", 0, 0, {},
+       "search: late move reductions"},
+      {std::string(option::kProbCut), OptionType::Bool, "true", 0, 0, {},
+       "search: ProbCut (a shallow search far above beta predicts a cut)"},
+      {std::string(option::kSingleReplyExtension), OptionType::Bool, "false", 0, 0, {},
+       "search: one more ply when only one move is legal"},
+      {std::string(option::kThreatExtension), OptionType::Bool, "false", 0, 0, {},
+       "search: one more ply at the horizon when the opponent threatens a capture"},
+      {std::string(option::kFutility), OptionType::Bool, "false", 0, 0, {},
+       "search: skip late quiet moves at depth 1-2 far below alpha"},
   };
   return kSpecs;
 }

@@ -8,6 +8,8 @@
 #include "damas/engine.h"
 #include "damas/movegen.h"
 #include "damas/notation.h"
+#include "damas/options.h"
+#include "damas/search.h"
 
 using namespace damas;
 
@@ -200,4 +202,42 @@ TEST_CASE("bench: the node signature is the same every run", "[search][bench]") 
   const std::uint64_t second = bench_nodes(5);
   CHECK(first > 0);
   CHECK(first == second);
+}
+
+// The SearchTuning switches are engine options, so `damas selfplay --a "lmr=false"` can measure
+// each one; their defaults are the tuning the engine plays with.
+TEST_CASE("search: each selective-search switch is an option that changes the search", "[search][options]") {
+  const SearchTuning defaults;
+  const std::vector<std::pair<std::string_view, bool>> switches = {
+      {option::kLmr, defaults.lmr},
+      {option::kProbCut, defaults.probcut},
+      {option::kSingleReplyExtension, defaults.single_reply_extension},
+      {option::kThreatExtension, defaults.threat_extension},
+      {option::kFutility, defaults.futility},
+  };
+  const auto depth8_nodes = [](Engine& engine) {
+    engine.new_game();
+    return analyze(engine, 8).result.nodes;
+  };
+  auto engine = small_engine();
+  const std::uint64_t baseline = depth8_nodes(*engine);
+  REQUIRE(baseline > 1000);
+  for (const auto& [name, on] : switches) {
+    INFO("option " << name);
+    const OptionSpec* spec = find_option(name);
+    REQUIRE(spec != nullptr);
+    CHECK(spec->type == OptionType::Bool);
+    CHECK(spec->default_value == (on ? "true" : "false"));
+    CHECK(engine->options().get_bool(name) == on);
+    CHECK_FALSE(engine->set_option(name, "maybe").has_value());
+    CHECK_FALSE(engine->set_option(name, "1").has_value());
+    CHECK(engine->options().get_bool(name) == on);
+
+    REQUIRE(engine->set_option(name, on ? "false" : "true").has_value());
+    const std::uint64_t flipped = depth8_nodes(*engine);
+    CHECK(flipped != baseline);
+    if (name == option::kLmr) CHECK(flipped > baseline);
+    REQUIRE(engine->set_option(name, on ? "true" : "false").has_value());
+    CHECK(depth8_nodes(*engine) == baseline);
+  }
 }

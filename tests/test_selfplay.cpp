@@ -61,6 +61,10 @@ TEST_CASE("option lists are checked against the registry", "[selfplay]") {
   CHECK_FALSE(parse_option_list("no-such-option=1").has_value());
   CHECK_FALSE(parse_option_list("level").has_value());
   CHECK_FALSE(parse_option_list("=hard").has_value());
+  // The selective-search switches, as in `damas selfplay --a "lmr=false"`.
+  CHECK(parse_option_list("lmr=false probcut=false futility=true").has_value());
+  CHECK(parse_option_list("single-reply-extension=true,threat-extension=true").has_value());
+  CHECK_FALSE(parse_option_list("lmr=no").has_value());
 }
 
 TEST_CASE("openings are parsed and checked for legality", "[selfplay]") {

@@ -53,6 +53,12 @@ inline constexpr std::string_view kMoveOverhead = "move-overhead";  // ms kept b
 inline constexpr std::string_view kEvalFile = "eval-file";  // weights file; empty = built-in
 inline constexpr std::string_view kMultiPv = "multipv";    // lines searched and reported
 inline constexpr std::string_view kSeed = "seed";           // 0 = random; else reproducible levels
+// Switches of the selective search (SearchTuning), so selfplay can measure each one.
+inline constexpr std::string_view kLmr = "lmr";
+inline constexpr std::string_view kProbCut = "probcut";
+inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
+inline constexpr std::string_view kThreatExtension = "threat-extension";
+inline constexpr std::string_view kFutility = "futility";
 }  // namespace option
 
 }  // namespace damas
