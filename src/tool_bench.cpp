@@ -22,13 +22,19 @@ constexpr const char* kBenchHash = "16";  // MiB, part of the signature
 }  // namespace
 
 int bench_main(const Args& args) {
-  po::options_description desc("damas bench [--depth N] [--file F] [--verbose]");
+  po::options_description desc("damas bench [--depth N] [--file F] [--verbose] [--lmr false ...]");
   desc.add_options()("help,h", "show this help")(
       "depth,d", po::value<int>()->default_value(kDefaultDepth), "search depth of every position")(
       "file", po::value<std::string>()->default_value(std::string(DAMAS_SOURCE_DIR) + "/bench/bench-positions.txt"),
       "positions, one FEN a line ('#' comments)")(
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
       "verbose,v", po::bool_switch(), "one line per position");
+  // The selective-search switches, for node counts of each feature against its absence.
+  for (const std::string_view name : option::kSearchSwitches) {
+    const OptionSpec* spec = find_option(name);
+    desc.add_options()(spec->name.c_str(), po::value<std::string>()->value_name("bool")->implicit_value("true"),
+                       (spec->help + " (true|false); default " + spec->default_value).c_str());
+  }
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("bench", args, desc, vm)) return *exit_code;
   const int depth = vm["depth"].as<int>();
@@ -64,6 +70,13 @@ int bench_main(const Args& args) {
                                     {option::kHash, kBenchHash},
                                     {option::kEvalFile, vm["eval-file"].as<std::string>()}}) {
     if (Status s = engine.set_option(name, value); !s) {
+      std::cerr << "damas bench: " << s.error() << "\n";
+      return 2;
+    }
+  }
+  for (const std::string_view name : option::kSearchSwitches) {
+    if (!vm.count(std::string(name))) continue;
+    if (Status s = engine.set_option(name, vm[std::string(name)].as<std::string>()); !s) {
       std::cerr << "damas bench: " << s.error() << "\n";
       return 2;
     }

@@ -181,8 +181,9 @@ TEST_CASE("search: weak levels stay legal and reasonable", "[search]") {
 namespace {
 
 // Runs `damas bench` and returns the "nodes" line's number (0 on failure).
-std::uint64_t bench_nodes(int depth) {
-  const std::string command = std::string(DAMAS_BINARY) + " bench --depth " + std::to_string(depth);
+std::uint64_t bench_nodes(int depth, const std::string& extra = "") {
+  const std::string command =
+      std::string(DAMAS_BINARY) + " bench --depth " + std::to_string(depth) + " " + extra + " 2>/dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return 0;
   char line[256];
@@ -202,6 +203,15 @@ TEST_CASE("bench: the node signature is the same every run", "[search][bench]") 
   const std::uint64_t second = bench_nodes(5);
   CHECK(first > 0);
   CHECK(first == second);
+}
+
+TEST_CASE("bench: the selective-search switches reach the search from the command line", "[search][bench]") {
+  const std::uint64_t defaults = bench_nodes(6);
+  CHECK(defaults > 0);
+  CHECK(bench_nodes(6, "--lmr=true --probcut true") == defaults);
+  CHECK(bench_nodes(6, "--lmr=false") > defaults);
+  CHECK(bench_nodes(6, "--probcut=false") != defaults);
+  CHECK(bench_nodes(6, "--lmr=maybe") == 0);  // refused: no result line
 }
 
 // The SearchTuning switches are engine options, so `damas selfplay --a "lmr=false"` can measure

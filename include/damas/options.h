@@ -2,6 +2,7 @@
 // line (Boost.Program_options) of every subcommand, so a name means the same thing everywhere.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -59,6 +60,8 @@ inline constexpr std::string_view kProbCut = "probcut";
 inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
 inline constexpr std::string_view kFutility = "futility";
+inline constexpr std::array<std::string_view, 5> kSearchSwitches = {
+    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility};
 }  // namespace option
 
 }  // namespace damas
