@@ -4,15 +4,16 @@
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "damas/movegen.h"
 #include "damas/notation.h"
 
 namespace damas::testing {
 
-inline Position fen(const std::string& text) {
+inline Position fen(std::string_view text) {
   const Expected<Position> p = parse_fen(text);
-  INFO(text << (p ? "" : ": " + p.error()));
+  INFO(std::string(text) << (p ? "" : ": " + p.error()));
   REQUIRE(p.has_value());
   return p.value();
 }

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "dxp_test_helpers.h"
 #include "damas/dxp_transport.h"
 #include "damas/engine.h"
 #include "damas/movegen.h"
@@ -27,21 +28,12 @@
 
 using namespace damas;
 using namespace damas::dxp;
+using damas::testing::cat;
+using damas::testing::pad32;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string cat(std::string_view a, std::string_view b) {
-  std::string s(a);
-  s.append(b);
-  return s;
-}
-
-std::string pad32(std::string s) {
-  s.resize(32, ' ');
-  return s;
-}
 
 Options small_engine_options() {
   Options o;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "dxp_test_helpers.h"
 #include "damas/dxp_framing.h"
 #include "damas/dxp_message.h"
 #include "damas/movegen.h"
@@ -9,6 +10,8 @@
 
 using namespace damas;
 using namespace damas::dxp;
+using damas::testing::cat;
+using damas::testing::pad32;
 
 namespace {
 
@@ -19,18 +22,6 @@ T parse_as(std::string_view text) {
   REQUIRE(m);
   REQUIRE(std::holds_alternative<T>(*m));
   return std::get<T>(*m);
-}
-
-// Appends pieces (avoids GCC 12's false -Wrestrict on "literal" + std::string&&).
-std::string cat(std::string_view a, std::string_view b) {
-  std::string s(a);
-  s.append(b);
-  return s;
-}
-
-std::string pad32(std::string s) {
-  s.resize(32, ' ');
-  return s;
 }
 
 // Pieces on standard square numbers, for readable assertions.

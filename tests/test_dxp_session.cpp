@@ -4,27 +4,18 @@
 #include <deque>
 #include <random>
 
+#include "dxp_test_helpers.h"
 #include "damas/dxp.h"
 #include "damas/movegen.h"
 #include "damas/notation.h"
 
 using namespace damas;
 using namespace damas::dxp;
+using damas::testing::cat;
+using damas::testing::pad32;
 using std::chrono::milliseconds;
 
 namespace {
-
-// Appends pieces (avoids GCC 12's false -Wrestrict on "literal" + std::string&&).
-std::string cat(std::string_view a, std::string_view b) {
-  std::string s(a);
-  s.append(b);
-  return s;
-}
-
-std::string pad32(std::string s) {
-  s.resize(32, ' ');
-  return s;
-}
 
 const std::string kStartB = "Wzzzzzzzzzzzzeeeeeeeewwwwwwwwwwww";
 

@@ -9,19 +9,15 @@
 #include <mutex>
 #include <vector>
 
+#include "rules_helpers.h"
 #include "damas/engine.h"
 #include "damas/movegen.h"
 #include "damas/notation.h"
 
 using namespace damas;
+using damas::testing::fen;
 
 namespace {
-
-Position fen(std::string_view text) {
-  Expected<Position> p = parse_fen(text);
-  REQUIRE(p.has_value());
-  return *p;
-}
 
 bool is_legal(const Position& p, const Move& m) {
   MoveList moves;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "rules_helpers.h"
 #include "damas/engine.h"
 #include "damas/movegen.h"
 #include "damas/notation.h"
@@ -12,14 +13,9 @@
 #include "damas/search.h"
 
 using namespace damas;
+using damas::testing::fen;
 
 namespace {
-
-Position fen(std::string_view text) {
-  Expected<Position> p = parse_fen(text);
-  REQUIRE(p.has_value());
-  return *p;
-}
 
 Move move(const Position& p, std::string_view text) {
   Expected<Move> m = parse_hub_move(p, text);
