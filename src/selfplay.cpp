@@ -73,13 +73,26 @@ Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::
     const auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
     const auto last = line.find_last_not_of(" \t\r");
-    const std::string moves_text = line.substr(first, last - first + 1);
-    Expected<std::vector<Move>> moves = parse_move_list(Position::start(), moves_text);
-    if (!moves) return Error{source + ":" + std::to_string(line_number) + ": " + moves.error()};
-    out.push_back(Opening{std::move(moves).value(), moves_text});
+    const std::string opening_text = line.substr(first, last - first + 1);
+    const std::string where = source + ":" + std::to_string(line_number) + ": ";
+    if (opening_text.size() > 1 && (opening_text[0] == 'W' || opening_text[0] == 'B') && opening_text[1] == ':') {
+      Expected<Position> start = parse_fen(opening_text);
+      if (!start) return Error{where + start.error()};
+      out.push_back(Opening{*start, {}, opening_text});
+      continue;
+    }
+    Expected<std::vector<Move>> moves = parse_move_list(Position::start(), opening_text);
+    if (!moves) return Error{where + moves.error()};
+    out.push_back(Opening{Position::start(), std::move(moves).value(), opening_text});
   }
   if (out.empty()) return Error{source + ": no openings"};
   return out;
+}
+
+Position Opening::position() const {
+  Position p = start;
+  for (const Move& m : moves) p = p.after(m);
+  return p;
 }
 
 Expected<std::vector<Opening>> load_openings(const std::string& path) {
@@ -146,8 +159,9 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
   record.index = index;
   record.opening = (index / 2) % static_cast<int>(config.openings.size());
   record.a_is_white = index % 2 == 0;
-  Game game;
-  for (const Move& m : config.openings[static_cast<std::size_t>(record.opening)].moves)
+  const Opening& opening = config.openings[static_cast<std::size_t>(record.opening)];
+  Game game(opening.start);
+  for (const Move& m : opening.moves)
     if (Status s = game.play(m); !s) return Error{"opening " + std::to_string(record.opening + 1) + ": " + s.error()};
   a.new_game();
   b.new_game();

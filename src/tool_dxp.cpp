@@ -4,13 +4,13 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "damas/cli.h"
 #include "damas/dxp_transport.h"
 #include "damas/engine.h"
 #include "damas/notation.h"
 #include "damas/options.h"
+#include "damas/selfplay.h"
 
 namespace po = boost::program_options;
 
@@ -19,34 +19,12 @@ namespace {
 
 void log_line(std::string_view line) { std::cerr << "dxp: " << line << std::endl; }
 
-// One opening per line: a FEN, or moves from the normal start (numbers in standard numbering,
-// or algebraic), as in bench/openings.txt. '#' starts a comment; blank lines are skipped.
+// The openings file of selfplay (selfplay.h: moves from the start or a FEN per line), as positions.
 Expected<std::vector<Position>> read_openings(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot open openings file " + path};
+  Expected<std::vector<Opening>> loaded = load_openings(path);
+  if (!loaded) return Error{loaded.error()};
   std::vector<Position> openings;
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    line = line.substr(0, line.find('#'));  // comments, also at the end of a line
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    const std::size_t last = line.find_last_not_of(" \t\r");
-    const std::string_view text = std::string_view(line).substr(first, last - first + 1);
-    if (text.size() > 1 && (text[0] == 'W' || text[0] == 'B') && text[1] == ':') {
-      Expected<Position> p = parse_fen(text);
-      if (!p) return Error{path + ":" + std::to_string(number) + ": " + p.error()};
-      openings.push_back(*p);
-      continue;
-    }
-    Expected<std::vector<Move>> moves = parse_move_list(Position::start(), text);
-    if (!moves) return Error{path + ":" + std::to_string(number) + ": " + moves.error()};
-    Position p = Position::start();
-    for (const Move& m : *moves) p = p.after(m);
-    openings.push_back(p);
-  }
-  if (openings.empty()) return Error{"no opening in " + path};
+  for (const Opening& o : *loaded) openings.push_back(o.position());
   return openings;
 }
 

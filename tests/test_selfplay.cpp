@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "damas/notation.h"
 #include "damas/selfplay.h"
 
 using namespace damas;
@@ -77,6 +78,14 @@ TEST_CASE("openings are parsed and checked for legality", "[selfplay]") {
   REQUIRE_FALSE(bad.has_value());
   CHECK(bad.error().find("f:2") != std::string::npos);
   CHECK_FALSE(parse_openings("# nothing\n").has_value());
+  // A FEN line is an opening too (the DXP initiator reads the same files).
+  const Expected<std::vector<Opening>> fen = parse_openings("W:W18,21:B6 # a custom start\n22-18\n");
+  REQUIRE(fen.has_value());
+  REQUIRE(fen->size() == 2);
+  CHECK((*fen)[0].moves.empty());
+  CHECK(to_fen((*fen)[0].position()) == "W:W18,21:B6");
+  CHECK(to_hub_position((*fen)[1].position()) == to_hub_position(Position::start().after((*fen)[1].moves[0])));
+  CHECK_FALSE(parse_openings("W:W99:B1\n").has_value());
   CHECK_FALSE(load_openings("/nonexistent/openings.txt").has_value());
 }
 

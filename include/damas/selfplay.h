@@ -32,12 +32,16 @@ std::string format_elo(const EloEstimate& e);  // "+35.2 [-10.4, +81.0]"
 // ---- Openings -------------------------------------------------------------------------------
 
 struct Opening {
-  std::vector<Move> moves;  // from the start position
+  Position start = Position::start();
+  std::vector<Move> moves;  // played from start
   std::string text;         // as written in the file
+
+  Position position() const;  // start with the moves played
 };
 
-// One opening per line: moves in numeric notation from the start position ("22-18 11-15").
-// '#' starts a comment; blank lines are skipped. Every move is checked for legality.
+// One opening per line: moves from the normal start ("22-18 11-15", numeric or algebraic), or a
+// PDN FEN ("W:W21-32:B1-12"). '#' starts a comment; blank lines are skipped. Every move is checked
+// for legality. Used by selfplay and by the DXP initiator.
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source = "openings");
 Expected<std::vector<Opening>> load_openings(const std::string& path);
 
