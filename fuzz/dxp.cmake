@@ -5,11 +5,11 @@
 # Run: build/fuzz/fuzz/dxp_message_fuzz fuzz/corpus/dxp_message -max_total_time=60
 set(DAMAS_DXP_FUZZ_SOURCES
   ${PROJECT_SOURCE_DIR}/fuzz/dxp_message_fuzz.cpp
-  ${PROJECT_SOURCE_DIR}/src/dxp_message.cpp
-  ${PROJECT_SOURCE_DIR}/src/dxp_framing.cpp
-  ${PROJECT_SOURCE_DIR}/src/notation.cpp
-  ${PROJECT_SOURCE_DIR}/src/movegen.cpp
-  ${PROJECT_SOURCE_DIR}/src/position.cpp)
+  ${PROJECT_SOURCE_DIR}/src/dxp/dxp_message.cpp
+  ${PROJECT_SOURCE_DIR}/src/dxp/dxp_framing.cpp
+  ${PROJECT_SOURCE_DIR}/src/core/notation.cpp
+  ${PROJECT_SOURCE_DIR}/src/core/movegen.cpp
+  ${PROJECT_SOURCE_DIR}/src/core/position.cpp)
 add_executable(dxp_message_fuzz ${DAMAS_DXP_FUZZ_SOURCES})
 target_include_directories(dxp_message_fuzz PRIVATE ${PROJECT_SOURCE_DIR}/include)
 target_compile_options(dxp_message_fuzz PRIVATE -fsanitize=fuzzer,address,undefined -g)

@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "damas/dxp_framing.h"
-#include "damas/dxp_message.h"
-#include "damas/movegen.h"
+#include "damas/dxp/dxp_framing.h"
+#include "damas/dxp/dxp_message.h"
+#include "damas/core/movegen.h"
 
 namespace {
 

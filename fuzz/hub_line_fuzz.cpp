@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "damas/hub.h"
+#include "damas/hub/hub.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 namespace {
 

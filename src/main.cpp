@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string_view>
 
-#include "damas/cli.h"
+#include "damas/cli/cli.h"
 
 namespace {
 

@@ -27,8 +27,8 @@
 #include <tuple>
 #include <vector>
 
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 namespace hubtest {
 

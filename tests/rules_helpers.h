@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 namespace damas::testing {
 

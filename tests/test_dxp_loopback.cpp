@@ -21,10 +21,10 @@
 #include <thread>
 
 #include "dxp_test_helpers.h"
-#include "damas/dxp_transport.h"
-#include "damas/engine.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/dxp/dxp_transport.h"
+#include "damas/engine/engine.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 using namespace damas::dxp;

@@ -3,10 +3,10 @@
 #include <string>
 
 #include "dxp_test_helpers.h"
-#include "damas/dxp_framing.h"
-#include "damas/dxp_message.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/dxp/dxp_framing.h"
+#include "damas/dxp/dxp_message.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 using namespace damas::dxp;

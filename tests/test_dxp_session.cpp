@@ -5,9 +5,9 @@
 #include <random>
 
 #include "dxp_test_helpers.h"
-#include "damas/dxp.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/dxp/dxp.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 using namespace damas::dxp;

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "rules_helpers.h"
-#include "damas/engine.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/engine/engine.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 using damas::testing::fen;

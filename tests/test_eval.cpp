@@ -5,9 +5,9 @@
 #include <random>
 #include <vector>
 
-#include "damas/eval.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/eval/eval.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 

@@ -1,8 +1,8 @@
 // The game referee: legality, threefold repetition, the 80-ply rule, no legal move.
 #include <catch2/catch.hpp>
 
-#include "damas/game.h"
-#include "damas/notation.h"
+#include "damas/core/game.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 

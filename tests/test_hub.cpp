@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "damas/hub.h"
-#include "damas/movegen.h"
+#include "damas/hub/hub.h"
+#include "damas/core/movegen.h"
 #include "hub_test_support.h"
 
 using namespace damas;

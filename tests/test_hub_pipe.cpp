@@ -10,10 +10,10 @@
 #include <random>
 #include <set>
 
-#include "damas/game.h"
-#include "damas/hub.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/core/game.h"
+#include "damas/hub/hub.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 #include "hub_test_support.h"
 
 using namespace damas;

@@ -1,7 +1,7 @@
 // The three move generator entry points agree, on positions from random games.
 #include <catch2/catch.hpp>
 
-#include "damas/movegen.h"
+#include "damas/core/movegen.h"
 
 TEST_CASE("movegen: any, count and generate agree on random games", "[movegen]") {
   std::uint64_t state = 987654321;

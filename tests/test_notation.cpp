@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "damas/movegen.h"
-#include "damas/notation.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 using namespace damas;
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "damas/movegen.h"
-#include "damas/notation.h"
-#include "damas/perft.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+#include "damas/core/perft.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <string>
 
 #include "rules_helpers.h"
-#include "damas/engine.h"
-#include "damas/movegen.h"
-#include "damas/notation.h"
-#include "damas/options.h"
-#include "damas/search.h"
+#include "damas/engine/engine.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+#include "damas/engine/options.h"
+#include "damas/search/search.h"
 
 using namespace damas;
 using damas::testing::fen;

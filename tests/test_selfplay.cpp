@@ -3,8 +3,8 @@
 #include <cmath>
 #include <set>
 
-#include "damas/notation.h"
-#include "damas/selfplay.h"
+#include "damas/core/notation.h"
+#include "damas/match/selfplay.h"
 
 using namespace damas;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "damas/movegen.h"
-#include "damas/tactics.h"
+#include "damas/core/movegen.h"
+#include "damas/cli/tactics.h"
 
 using namespace damas;
 

@@ -2,7 +2,7 @@
 // what is on the clock.
 #include <catch2/catch.hpp>
 
-#include "damas/timeman.h"
+#include "damas/search/timeman.h"
 
 using namespace damas;
 

@@ -5,9 +5,9 @@
 #include <thread>
 #include <vector>
 
-#include "damas/engine.h"
-#include "damas/notation.h"
-#include "damas/tt.h"
+#include "damas/engine/engine.h"
+#include "damas/core/notation.h"
+#include "damas/search/tt.h"
 
 using namespace damas;
 

@@ -1,0 +1,46 @@
+// Subcommands of the `damas` executable. Each lives in its own src/tool_*.cpp (or front end)
+// and receives the arguments after its name. main.cpp only dispatches.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "damas/core/expected.h"
+#include "damas/engine/options.h"
+
+namespace boost::program_options {
+class options_description;
+class variables_map;
+}  // namespace boost::program_options
+
+namespace damas::cli {
+
+using Args = std::vector<std::string>;
+
+int perft_main(const Args& args);
+int selfplay_main(const Args& args);
+int tactics_main(const Args& args);
+int analyze_main(const Args& args);
+int bench_main(const Args& args);
+int dxp_main(const Args& args);
+int hub_main(const Args& args);  // also what `damas` runs without a subcommand
+
+// The engine options of the registry (options.h) on the command line: one --<name> <value>
+// each, so a name means the same thing on the command line and in `set-param`.
+void add_engine_options(boost::program_options::options_description& desc);
+// Applies the engine options present in vm; the first bad value is returned as an error.
+Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options);
+// The same through any setter (e.g. Engine::set_option, which also checks files and sizes).
+using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
+Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
+
+// Parses a subcommand's arguments into vm. Returns the exit code when the command must end
+// now: 0 after printing --help, 2 after a bad argument (reported on stderr). nullopt: go on.
+std::optional<int> parse_command_line(std::string_view command, const Args& args,
+                                      const boost::program_options::options_description& desc,
+                                      boost::program_options::variables_map& vm);
+
+}  // namespace damas::cli

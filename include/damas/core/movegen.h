@@ -1,0 +1,27 @@
+// Legal move generation for Brazilian draughts.
+//
+// Three entry points that must agree (debug builds check it on every generate call):
+//   has_legal_move(p)      - is there any legal move?
+//   count_legal_moves(p)   - how many distinct legal moves (perft's bulk count)?
+//   generate_legal_moves() - the moves themselves.
+// Capture is compulsory and only the sequences taking the most pieces are legal. Moves are
+// distinct by (from, to, captured set): other routes to the same triple are not listed twice.
+#pragma once
+
+#include "damas/core/move.h"
+#include "damas/core/position.h"
+
+namespace damas {
+
+bool has_capture(const Position& p);
+// Could `side` capture if it were its turn? (The search's threat test.)
+bool has_capture(const Position& p, Color side);
+bool has_legal_move(const Position& p);
+int count_legal_moves(const Position& p);
+void generate_legal_moves(const Position& p, MoveList& out);
+
+// Moves that change the material balance or crown a man: the quiescence search's moves.
+// Every capture is one; so is a man's step onto the far row.
+bool is_tactical(const Position& p, const Move& m);
+
+}  // namespace damas

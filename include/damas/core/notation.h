@@ -1,0 +1,68 @@
+// Text forms of positions and moves. Every parser returns an error value saying what is wrong
+// and where; none throws or crashes on any input.
+//
+// Square numberings:
+//   Numbering::Standard  1 = b8 ... 32 = g1 (FMJD/PDN; White's men start on 21-32). Default.
+//   Numbering::A1        1 = a1 ... 32 = h8 (pydraughts / lidraughts-bot Brazilian moves;
+//                        White's men on 1-12). Same squares, ranks counted from the other end.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "damas/core/expected.h"
+#include "damas/core/move.h"
+#include "damas/core/position.h"
+
+namespace damas {
+
+enum class Numbering { Standard, A1 };
+
+// Converts a square number between numberings (an involution; valid for 1..32).
+int to_numbering(int standard_number, Numbering n);
+int from_numbering(int number, Numbering n);
+
+// ---- Positions ----
+// PDN FEN, e.g. "W:W21-32:B1-12" or "B:W18,K5:BK29". Ranges are accepted on input. Rejected:
+// unknown side letter, bad square number, a square used twice, more than 12 pieces a side, a
+// man on the row where it would already have been crowned. An empty side is valid.
+Expected<Position> parse_fen(std::string_view text);
+std::string to_fen(const Position& p);  // kings marked K, squares ascending, no ranges
+inline constexpr std::string_view kStartFen = "W:W21-32:B1-12";
+
+// Hub position string: side letter (W/B) then 32 of w b W B e, in standard square order
+// (= reading order from White's side, which is what pydraughts sends).
+Expected<Position> parse_hub_position(std::string_view text);
+std::string to_hub_position(const Position& p);
+
+// ---- Moves ----
+// Hub/DXP numeric: "22-18", captures "from x to x c1 x c2..." with every captured square
+// (ascending on output, any order on input). Parsed against the legal moves of p.
+std::string to_hub_move(const Move& m, Numbering n = Numbering::Standard);
+Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numbering n = Numbering::Standard);
+
+// Algebraic for people: "c3-d4"; captures "c3:e5", with intermediate landing squares added
+// only where needed to tell two legal moves apart ("d8:b6:d4:f2"). p is the position before m.
+std::string to_algebraic(const Position& p, const Move& m);
+// Accepts algebraic ("c3-d4", "c3:e5", "c3xe5", with or without intermediate squares) and
+// resolves it against the legal moves; an ambiguous string is an error.
+Expected<Move> parse_algebraic(const Position& p, std::string_view text);
+
+// Accepts any of the above (standard numbering for numeric forms).
+Expected<Move> parse_any_move(const Position& p, std::string_view text, Numbering n = Numbering::Standard);
+
+// A list of moves separated by spaces, played from p with full legality checks. On error the
+// message names the first bad move and its index; `played` (if given) receives the legal prefix.
+Expected<std::vector<Move>> parse_move_list(const Position& p, std::string_view text,
+                                            Numbering n = Numbering::Standard,
+                                            std::vector<Move>* played = nullptr);
+
+// Square name "a1".."h8" of a square, and back.
+std::string square_name(Square s);
+Expected<Square> parse_square_name(std::string_view text);
+
+// A diagram for people (tools only; not used by protocols).
+std::string to_diagram(const Position& p);
+
+}  // namespace damas

@@ -1,0 +1,106 @@
+// The Engine facade: the one contract between the protocol front ends (Hub, DXP, tools) and the
+// search. Front ends speak text; the engine speaks structs.
+//
+// Contract:
+//   * go() and stop() never block. go() starts a search on a background thread and returns.
+//   * Every go() ends with exactly one call of its DoneCallback (normal end, stop(), or a
+//     limit), from the search thread. InfoCallbacks come from the search thread too, before
+//     done. Callers serialise their own output.
+//   * wait() blocks until the current search (if any) has called done.
+//   * set_position(), set_option(), new_game() are for an idle engine; called during a search
+//     they return an error (Status) or do nothing, never race.
+//   * The engine never throws to its caller and never writes to stdout/stderr.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "damas/core/expected.h"
+#include "damas/core/move.h"
+#include "damas/engine/options.h"
+#include "damas/core/position.h"
+#include "damas/core/types.h"
+
+namespace damas {
+
+// Limits of one search. Nothing set = search until stop().
+struct SearchLimits {
+  std::optional<int> depth;              // nominal depth in plies
+  std::optional<std::uint64_t> nodes;    // node budget
+  std::optional<double> move_time;       // seconds for this move
+  std::optional<double> time;            // seconds left on our clock (may be <= 0)
+  double increment = 0;                  // Fischer increment, seconds, added before each move
+  int moves_to_go = 0;                   // moves to the next time control; 0 = rest of the game
+  bool infinite = false;                 // analysis: ignore time, run until stop()
+};
+
+enum class GoMode {
+  Think,    // play a move; a single legal move is answered at once
+  Ponder,   // search on the opponent's time; the clock starts at ponder_hit()
+  Analyze,  // no shortcuts; report as much as possible
+};
+
+// Progress of a search, reported after every iteration and whenever the best move changes.
+struct SearchInfo {
+  int depth = 0;               // completed nominal depth (0: no search, e.g. forced move)
+  double mean_depth = 0;       // average leaf depth
+  Score score = 0;             // side to move's view; mate scores per types.h
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  std::vector<Move> pv;        // from the root position
+  int multipv_index = 1;       // 1-based line number when several lines are searched
+};
+
+struct SearchResult {
+  Move best = kNullMove;       // null only when the root has no legal move
+  Move ponder = kNullMove;     // expected reply, null when unknown
+  Score score = 0;
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  std::vector<Move> pv;
+};
+
+using InfoCallback = std::function<void(const SearchInfo&)>;
+using DoneCallback = std::function<void(const SearchResult&)>;
+
+class Engine {
+ public:
+  Engine();
+  explicit Engine(const Options& options);
+  ~Engine();  // stops and joins any search
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Validated against the registry (options.h); resizes tables etc. Idle engine only.
+  Status set_option(std::string_view name, std::string_view value);
+  const Options& options() const;
+
+  // Root = start with `moves` played (every move checked for legality). The moves are the game
+  // history used for repetition detection. On error nothing changes.
+  Status set_position(const Position& start, const std::vector<Move>& moves = {});
+  const Position& position() const;           // the root
+  const std::vector<Position>& history() const;  // start .. root (root last)
+
+  void new_game();  // forget everything learned (clears the transposition table)
+
+  void go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, DoneCallback on_done);
+  void stop();
+  void ponder_hit();  // switch a ponder search to the real clock; ignored otherwise
+  void wait();
+  bool searching() const;
+
+  // Convenience for tools: go() + wait(), returning the result.
+  SearchResult search(const SearchLimits& limits, GoMode mode = GoMode::Think,
+                      InfoCallback on_info = {});
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace damas

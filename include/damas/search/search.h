@@ -1,0 +1,72 @@
+// The search: iterative deepening PVS alpha-beta over a shared transposition table, run by one
+// or more threads (Lazy SMP). The Engine facade owns threads, options and history; this module
+// runs one search to completion on the calling thread (plus helper threads it starts itself).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "damas/engine/engine.h"
+#include "damas/eval/eval.h"
+#include "damas/search/level.h"
+#include "damas/core/position.h"
+#include "damas/search/tt.h"
+
+namespace damas {
+
+inline constexpr int kMaxPly = 128;    // deepest ply the search reaches (incl. captures)
+inline constexpr int kMaxDepth = 100;  // deepest nominal iteration
+
+// Signals between the facade and a running search.
+struct SearchControl {
+  std::atomic<bool> stop{false};
+  std::atomic<bool> pondering{false};
+  // steady_clock time (ns since epoch) from which the budget runs: go, or ponder_hit.
+  std::atomic<std::int64_t> clock_start_ns{0};
+
+  static std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
+// Switches and constants of the selective search, so each can be measured against its absence
+// (fixed-depth node counts, matches). The defaults are what the engine plays with.
+struct SearchTuning {
+  bool lmr = true;              // late move reductions
+  double lmr_divisor = 1.8;     // reduction = ln(depth) * ln(move index) / divisor
+  bool probcut = true;          // a shallow search far above beta predicts a cut
+  int probcut_min_depth = 5;
+  int probcut_reduction = 4;
+  Score probcut_margin = 60;
+  bool single_reply_extension = false;  // measured: 3.5x nodes per depth, no gain at equal nodes
+  // At the horizon, a quiet position where the opponent threatens a capture gets one more ply
+  // (the side to move may still parry) instead of the static evaluation.
+  bool threat_extension = false;
+  bool futility = false;         // skip late quiet moves at depth 1-2 far below alpha
+  Score futility_margin = 90;    // per ply of depth
+};
+
+struct SearchRequest {
+  Position root;
+  std::vector<Key> history;  // keys of the game positions before the root, oldest first
+  SearchLimits limits;
+  GoMode mode = GoMode::Think;
+  int threads = 1;
+  int multipv = 1;
+  double move_overhead = 0.03;  // seconds
+  EvalWeights weights;
+  LevelParams level;            // strength limits (full strength: no limits)
+  std::uint64_t seed = 0;       // randomness of weak levels and evaluation noise
+  SearchTuning tuning;
+};
+
+// Runs the search to its end (limits, stop, or nothing left to search). Never returns a null best
+// move while the root has a legal move. `on_info` is called from the calling thread only.
+SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, SearchControl& control,
+                        const InfoCallback& on_info);
+
+}  // namespace damas

@@ -1,0 +1,64 @@
+// The option registry on the command line (`--threads 2`, `--numbering a1`, ...).
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "damas/cli/cli.h"
+
+namespace po = boost::program_options;
+
+namespace damas::cli {
+namespace {
+
+std::string describe(const OptionSpec& spec) {
+  std::string text = spec.help;
+  if (spec.type == OptionType::Int) text += " (" + std::to_string(spec.min) + ".." + std::to_string(spec.max) + ")";
+  if (spec.type == OptionType::Enum) {
+    text += " (";
+    for (std::size_t i = 0; i < spec.values.size(); ++i) text += (i ? "|" : "") + spec.values[i];
+    text += ")";
+  }
+  if (spec.type == OptionType::Bool) text += " (true|false)";
+  text += spec.default_value.empty() ? "" : "; default " + spec.default_value;
+  return text;
+}
+
+}  // namespace
+
+void add_engine_options(po::options_description& desc) {
+  for (const OptionSpec& spec : option_specs()) {
+    po::typed_value<std::string>* value = po::value<std::string>()->value_name("value");
+    if (spec.type == OptionType::Bool) value->implicit_value("true");
+    desc.add_options()(spec.name.c_str(), value, describe(spec).c_str());
+  }
+}
+
+Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set) {
+  for (const OptionSpec& spec : option_specs()) {
+    if (!vm.count(spec.name)) continue;
+    if (Status s = set(spec.name, vm[spec.name].as<std::string>()); !s) return s;
+  }
+  return Ok{};
+}
+
+Status apply_engine_options(const po::variables_map& vm, Options& options) {
+  return apply_engine_options(
+      vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+}
+
+std::optional<int> parse_command_line(std::string_view command, const Args& args,
+                                      const po::options_description& desc, po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "damas " << command << ": " << e.what() << " (see damas " << command << " --help)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace damas::cli

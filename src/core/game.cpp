@@ -1,0 +1,126 @@
+#include "damas/core/game.h"
+
+#include <algorithm>
+
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+
+namespace damas {
+
+Game::Game(const Position& start) { positions_.push_back(start); }
+
+Status Game::play(const Move& m) {
+  MoveList legal;
+  generate_legal_moves(current(), legal);
+  if (!legal.contains(m)) return Error{"illegal move " + to_hub_move(m)};
+  positions_.push_back(current().after(m));
+  moves_.push_back(m);
+  return Ok{};
+}
+
+void Game::undo(int plies) {
+  const int n = std::clamp(plies, 0, static_cast<int>(moves_.size()));
+  for (int i = 0; i < n; ++i) {
+    moves_.pop_back();
+    positions_.pop_back();
+  }
+}
+
+int Game::repetitions() const {
+  const Position& now = current();
+  int count = 0;
+  // Only positions since the last irreversible move can repeat; they share the side to move
+  // every second ply.
+  const std::size_t window = std::min<std::size_t>(positions_.size() - 1, static_cast<std::size_t>(now.reversible_plies()));
+  for (std::size_t back = 0; back <= window; back += 2) {
+    const Position& p = positions_[positions_.size() - 1 - back];
+    if (p.key() == now.key() && p == now) ++count;
+  }
+  return count;
+}
+
+GameEndReason Game::end_reason() const {
+  if (!has_legal_move(current())) return GameEndReason::NoLegalMove;
+  if (repetitions() >= rules::kRepetitionDrawCount) return GameEndReason::Repetition;
+  if (current().reversible_plies() >= rules::kNoProgressDrawPlies) return GameEndReason::NoProgress;
+  return GameEndReason::None;
+}
+
+GameResult Game::result() const {
+  switch (end_reason()) {
+    case GameEndReason::NoLegalMove:
+      return current().side_to_move() == Color::White ? GameResult::BlackWins : GameResult::WhiteWins;
+    case GameEndReason::Repetition:
+    case GameEndReason::NoProgress:
+      return GameResult::Draw;
+    case GameEndReason::None:
+    case GameEndReason::Adjudication:
+      break;
+  }
+  return GameResult::Ongoing;
+}
+
+std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>& tags) const {
+  std::string out;
+  // A Result tag (a game ended by adjudication, a claim or a lost connection) overrides the
+  // result by the rules, in the tag and at the end of the move text.
+  std::string result_text = to_string(result());
+  bool has_result = false;
+  for (const auto& [name, value] : tags) {
+    out += "[" + name + " \"" + value + "\"]\n";
+    if (name == "Result") {
+      has_result = true;
+      result_text = value;
+    }
+  }
+  out += "[GameType \"26\"]\n";
+  if (!(start() == Position::start())) out += "[FEN \"" + to_fen(start()) + "\"]\n";
+  if (!has_result) out += "[Result \"" + result_text + "\"]\n";
+  out += "\n";
+  int move_number = 1;
+  std::size_t line_length = 0;
+  auto emit = [&](const std::string& token) {
+    if (line_length + token.size() + 1 > 80) {
+      out += "\n";
+      line_length = 0;
+    } else if (line_length > 0) {
+      out += " ";
+      ++line_length;
+    }
+    out += token;
+    line_length += token.size();
+  };
+  for (std::size_t i = 0; i < moves_.size(); ++i) {
+    const Color mover = positions_[i].side_to_move();
+    if (mover == Color::White) emit(std::to_string(move_number) + ".");
+    else if (i == 0) emit(std::to_string(move_number) + "...");
+    emit(to_hub_move(moves_[i]));
+    if (mover == Color::Black) ++move_number;
+  }
+  emit(result_text);
+  out += "\n";
+  return out;
+}
+
+std::string to_string(GameResult r) {
+  switch (r) {
+    case GameResult::WhiteWins: return "2-0";
+    case GameResult::BlackWins: return "0-2";
+    case GameResult::Draw: return "1-1";
+    case GameResult::Ongoing: break;
+  }
+  return "*";
+}
+
+std::string to_string(GameEndReason r) {
+  switch (r) {
+    case GameEndReason::NoLegalMove: return "no legal move";
+    case GameEndReason::Repetition: return "threefold repetition";
+    case GameEndReason::NoProgress: return "80 plies without capture or man move";
+    case GameEndReason::Adjudication: return "adjudication";
+    case GameEndReason::None: break;
+  }
+  return "game in progress";
+}
+
+}  // namespace damas

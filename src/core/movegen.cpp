@@ -1,0 +1,264 @@
+#include "damas/core/movegen.h"
+
+#include <cassert>
+
+namespace damas {
+namespace {
+
+constexpr Direction kUL = Direction::UpLeft;
+constexpr Direction kUR = Direction::UpRight;
+constexpr Direction kDL = Direction::DownLeft;
+constexpr Direction kDR = Direction::DownRight;
+
+// Forward directions of a side's men.
+template <Color C>
+constexpr Direction kForwardLeft = C == Color::White ? kUL : kDL;
+template <Color C>
+constexpr Direction kForwardRight = C == Color::White ? kUR : kDR;
+
+// Men of the side to move that can jump in direction D.
+template <Direction D>
+Bitboard men_jumpers(Bitboard men, Bitboard enemy, Bitboard empty) {
+  return men & step<opposite(D)>(enemy & step<opposite(D)>(empty));
+}
+
+// Can any king jump in direction D (flying: any run of empty squares before the victim)?
+template <Direction D>
+bool kings_can_jump(Bitboard kings, Bitboard enemy, Bitboard empty) {
+  Bitboard ray = step<D>(kings);
+  while (ray) {
+    if (step<D>(ray & enemy) & empty) return true;
+    ray = step<D>(ray & empty);
+  }
+  return false;
+}
+
+template <Color C>
+bool has_capture_for(const Position& p) {
+  const Bitboard enemy = p.pieces(~C);
+  const Bitboard empty = p.empty();
+  const Bitboard men = p.men(C);
+  if (men_jumpers<kUL>(men, enemy, empty) | men_jumpers<kUR>(men, enemy, empty) |
+      men_jumpers<kDL>(men, enemy, empty) | men_jumpers<kDR>(men, enemy, empty))
+    return true;
+  const Bitboard kings = p.kings(C);
+  if (!kings) return false;
+  return kings_can_jump<kUL>(kings, enemy, empty) || kings_can_jump<kUR>(kings, enemy, empty) ||
+         kings_can_jump<kDL>(kings, enemy, empty) || kings_can_jump<kDR>(kings, enemy, empty);
+}
+
+// ---- Captures: depth-first over every sequence, keeping only the longest ------------------
+
+class CaptureGenerator {
+ public:
+  CaptureGenerator(Bitboard enemy, Bitboard empty, MoveList& out) : enemy_(enemy), empty_(empty), out_(out) {}
+
+  void from_man(Square from) {
+    from_ = from;
+    empty_ |= bb(from);  // the moving piece has left its square
+    man_continue(bb(from), 0);
+    empty_ &= ~bb(from);
+  }
+
+  void from_king(Square from) {
+    from_ = from;
+    empty_ |= bb(from);
+    king_continue(bb(from), 0);
+    empty_ &= ~bb(from);
+  }
+
+  int best() const { return best_; }
+
+ private:
+  template <Direction D>
+  bool man_try(Bitboard at, Bitboard captured) {
+    const Bitboard victim = step<D>(at) & enemy_ & ~captured;
+    if (!victim) return false;
+    const Bitboard landing = step<D>(victim) & empty_;
+    if (!landing) return false;
+    man_continue(landing, captured | victim);
+    return true;
+  }
+
+  void man_continue(Bitboard at, Bitboard captured) {
+    // Every direction must be explored (no short-circuit), in a fixed order.
+    int extended = 0;
+    extended += man_try<kUL>(at, captured);
+    extended += man_try<kUR>(at, captured);
+    extended += man_try<kDL>(at, captured);
+    extended += man_try<kDR>(at, captured);
+    if (!extended && captured) record(at, captured);
+  }
+
+  template <Direction D>
+  bool king_try(Bitboard at, Bitboard captured) {
+    Bitboard s = step<D>(at);
+    while (s & empty_) s = step<D>(s);
+    const Bitboard victim = s & enemy_ & ~captured;
+    if (!victim) return false;
+    Bitboard landing = step<D>(victim) & empty_;
+    if (!landing) return false;
+    const Bitboard now_captured = captured | victim;
+    do {
+      king_continue(landing, now_captured);
+      landing = step<D>(landing) & empty_;
+    } while (landing);
+    return true;
+  }
+
+  void king_continue(Bitboard at, Bitboard captured) {
+    int extended = 0;
+    extended += king_try<kUL>(at, captured);
+    extended += king_try<kUR>(at, captured);
+    extended += king_try<kDL>(at, captured);
+    extended += king_try<kDR>(at, captured);
+    if (!extended && captured) record(at, captured);
+  }
+
+  void record(Bitboard at, Bitboard captured) {
+    const int n = popcount(captured);
+    if (n < best_) return;
+    if (n > best_) {
+      best_ = n;
+      out_.clear();
+    }
+    const Move m{captured, from_, lowest_square(at)};
+    // A single capture has one route; longer ones may be reached along several.
+    if (n >= 2 && out_.contains(m)) return;
+    out_.push(m);
+  }
+
+  Bitboard enemy_;
+  Bitboard empty_;
+  MoveList& out_;
+  Square from_{};
+  int best_ = 1;  // a capture takes at least one piece
+};
+
+template <Color C>
+void generate_captures(const Position& p, MoveList& out) {
+  CaptureGenerator gen(p.pieces(~C), p.empty(), out);
+  for (Bitboard b = p.kings(C); b;) gen.from_king(pop_lowest(b));
+  const Bitboard enemy = p.pieces(~C);
+  const Bitboard empty = p.empty();
+  const Bitboard men = p.men(C);
+  Bitboard jumpers = men_jumpers<kUL>(men, enemy, empty) | men_jumpers<kUR>(men, enemy, empty) |
+                     men_jumpers<kDL>(men, enemy, empty) | men_jumpers<kDR>(men, enemy, empty);
+  while (jumpers) gen.from_man(pop_lowest(jumpers));
+}
+
+// ---- Quiet moves -----------------------------------------------------------------------------
+
+template <Direction D>
+int count_king_slides(Bitboard kings, Bitboard empty) {
+  int n = 0;
+  for (Bitboard ray = step<D>(kings) & empty; ray; ray = step<D>(ray) & empty) n += popcount(ray);
+  return n;
+}
+
+template <Color C>
+int count_quiet(const Position& p) {
+  const Bitboard empty = p.empty();
+  const Bitboard men = p.men(C);
+  int n = popcount(step<kForwardLeft<C>>(men) & empty) + popcount(step<kForwardRight<C>>(men) & empty);
+  const Bitboard kings = p.kings(C);
+  if (kings) {
+    n += count_king_slides<kUL>(kings, empty) + count_king_slides<kUR>(kings, empty) +
+         count_king_slides<kDL>(kings, empty) + count_king_slides<kDR>(kings, empty);
+  }
+  return n;
+}
+
+template <Direction D>
+void push_man_steps(Bitboard men, Bitboard empty, MoveList& out) {
+  for (Bitboard targets = step<D>(men) & empty; targets;) {
+    const Square to = pop_lowest(targets);
+    out.push(Move{0, Square{static_cast<std::uint8_t>(to.bit - shift_of(D))}, to});
+  }
+}
+
+template <Direction D>
+void push_king_slides(Square from, Bitboard empty, MoveList& out) {
+  for (Bitboard s = step<D>(bb(from)) & empty; s; s = step<D>(s) & empty)
+    out.push(Move{0, from, lowest_square(s)});
+}
+
+template <Color C>
+void generate_quiet(const Position& p, MoveList& out) {
+  const Bitboard empty = p.empty();
+  for (Bitboard b = p.kings(C); b;) {
+    const Square from = pop_lowest(b);
+    push_king_slides<kUL>(from, empty, out);
+    push_king_slides<kUR>(from, empty, out);
+    push_king_slides<kDL>(from, empty, out);
+    push_king_slides<kDR>(from, empty, out);
+  }
+  const Bitboard men = p.men(C);
+  push_man_steps<kForwardLeft<C>>(men, empty, out);
+  push_man_steps<kForwardRight<C>>(men, empty, out);
+}
+
+template <Color C>
+bool has_quiet(const Position& p) {
+  const Bitboard empty = p.empty();
+  const Bitboard men = p.men(C);
+  if ((step<kForwardLeft<C>>(men) | step<kForwardRight<C>>(men)) & empty) return true;
+  const Bitboard kings = p.kings(C);
+  return ((step<kUL>(kings) | step<kUR>(kings) | step<kDL>(kings) | step<kDR>(kings)) & empty) != 0;
+}
+
+template <Color C>
+int count_for(const Position& p) {
+  if (has_capture_for<C>(p)) {
+    MoveList list;
+    generate_captures<C>(p, list);
+    return static_cast<int>(list.size());
+  }
+  return count_quiet<C>(p);
+}
+
+template <Color C>
+void generate_for(const Position& p, MoveList& out) {
+  if (has_capture_for<C>(p)) generate_captures<C>(p, out);
+  else generate_quiet<C>(p, out);
+}
+
+}  // namespace
+
+bool has_capture(const Position& p) {
+  return p.side_to_move() == Color::White ? has_capture_for<Color::White>(p)
+                                          : has_capture_for<Color::Black>(p);
+}
+
+bool has_capture(const Position& p, Color side) {
+  return side == Color::White ? has_capture_for<Color::White>(p) : has_capture_for<Color::Black>(p);
+}
+
+bool has_legal_move(const Position& p) {
+  // A capture is always a legal move's witness; otherwise any quiet step will do.
+  return p.side_to_move() == Color::White
+             ? (has_quiet<Color::White>(p) || has_capture_for<Color::White>(p))
+             : (has_quiet<Color::Black>(p) || has_capture_for<Color::Black>(p));
+}
+
+int count_legal_moves(const Position& p) {
+  return p.side_to_move() == Color::White ? count_for<Color::White>(p) : count_for<Color::Black>(p);
+}
+
+void generate_legal_moves(const Position& p, MoveList& out) {
+  out.clear();
+  if (p.side_to_move() == Color::White) generate_for<Color::White>(p, out);
+  else generate_for<Color::Black>(p, out);
+#ifndef NDEBUG
+  assert(static_cast<int>(out.size()) == count_legal_moves(p));
+  assert(out.empty() != has_legal_move(p));
+#endif
+}
+
+bool is_tactical(const Position& p, const Move& m) {
+  if (m.is_capture()) return true;
+  const Color us = p.side_to_move();
+  return (p.men(us) & bb(m.from)) && (bb(m.to) & promotion_row(us));
+}
+
+}  // namespace damas

@@ -1,0 +1,434 @@
+#include "damas/core/notation.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "damas/core/movegen.h"
+
+namespace damas {
+namespace {
+
+std::string quoted(std::string_view s) {
+  constexpr std::size_t kMaxShown = 40;
+  std::string r(1, '"');
+  r.append(s.substr(0, kMaxShown));
+  if (s.size() > kMaxShown) r.append("...");
+  r.push_back('"');
+  return r;
+}
+
+// Parses a whole decimal number; nullopt-like -1 on failure.
+int parse_small_int(std::string_view s) {
+  if (s.empty() || s.size() > 4) return -1;
+  int v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size()) return -1;
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      parts.push_back(s.substr(start));
+      return parts;
+    }
+    parts.push_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Checks what every parser must refuse; used after a board has been read.
+Status check_position(Bitboard white, Bitboard black, Bitboard kings) {
+  if (popcount(white) > rules::kMaxPiecesPerSide) return Error{"White has more than 12 pieces"};
+  if (popcount(black) > rules::kMaxPiecesPerSide) return Error{"Black has more than 12 pieces"};
+  if (const Bitboard bad = white & ~kings & kWhitePromotionRow)
+    return Error{"white man on square " + std::to_string(square_number(lowest_square(bad))) +
+                 " would already have been crowned"};
+  if (const Bitboard bad = black & ~kings & kBlackPromotionRow)
+    return Error{"black man on square " + std::to_string(square_number(lowest_square(bad))) +
+                 " would already have been crowned"};
+  return Ok{};
+}
+
+}  // namespace
+
+int to_numbering(int standard_number, Numbering n) {
+  if (n == Numbering::Standard) return standard_number;
+  const int i = standard_number - 1;
+  return 4 * (7 - i / 4) + i % 4 + 1;
+}
+
+int from_numbering(int number, Numbering n) { return to_numbering(number, n); }
+
+// ---- FEN ----
+
+Expected<Position> parse_fen(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return Error{"empty FEN"};
+  // Optional PDN wrapper: [FEN "..."] or surrounding quotes.
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
+  const std::vector<std::string_view> fields = split(text, ':');
+  Color side = Color::White;
+  const std::string_view side_field = trim(fields[0]);
+  if (side_field == "W") side = Color::White;
+  else if (side_field == "B") side = Color::Black;
+  else return Error{"FEN: unknown side to move " + quoted(side_field) + " (expected W or B)"};
+  if (fields.size() > 3) return Error{"FEN: too many ':' fields"};
+
+  Bitboard pieces[2] = {0, 0};
+  Bitboard kings = 0;
+  bool seen[2] = {false, false};
+  for (std::size_t f = 1; f < fields.size(); ++f) {
+    std::string_view field = trim(fields[f]);
+    if (field.empty()) return Error{"FEN: empty piece field " + std::to_string(f)};
+    Color c;
+    if (field[0] == 'W') c = Color::White;
+    else if (field[0] == 'B') c = Color::Black;
+    else return Error{"FEN: piece field " + quoted(field) + " must start with W or B"};
+    if (seen[index(c)]) return Error{"FEN: two piece fields for the same colour"};
+    seen[index(c)] = true;
+    field.remove_prefix(1);
+    // Some writers end a field with a dot (move number); tolerate nothing else.
+    if (!field.empty() && field.back() == '.') field.remove_suffix(1);
+    if (trim(field).empty()) continue;  // a side without pieces
+    for (std::string_view item : split(field, ',')) {
+      item = trim(item);
+      bool king = false;
+      if (!item.empty() && item[0] == 'K') {
+        king = true;
+        item.remove_prefix(1);
+      }
+      int first = 0, last = 0;
+      if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
+        first = parse_small_int(item.substr(0, dash));
+        last = parse_small_int(item.substr(dash + 1));
+        if (first < 1 || last < first || last > 32)
+          return Error{"FEN: bad square range " + quoted(item)};
+      } else {
+        first = last = parse_small_int(item);
+        if (first < 1 || first > 32) return Error{"FEN: bad square number " + quoted(item)};
+      }
+      for (int n = first; n <= last; ++n) {
+        const Bitboard b = bb(square_from_number(n));
+        if ((pieces[0] | pieces[1]) & b) return Error{"FEN: square " + std::to_string(n) + " is used twice"};
+        pieces[index(c)] |= b;
+        if (king) kings |= b;
+      }
+    }
+  }
+  if (Status s = check_position(pieces[0], pieces[1], kings); !s) return Error{"FEN: " + s.error()};
+  return Position::from_pieces(pieces[0], pieces[1], kings, side);
+}
+
+std::string to_fen(const Position& p) {
+  std::string s = p.side_to_move() == Color::White ? "W" : "B";
+  for (Color c : {Color::White, Color::Black}) {
+    s += c == Color::White ? ":W" : ":B";
+    bool first = true;
+    for (int n = 1; n <= 32; ++n) {
+      const Bitboard b = bb(square_from_number(n));
+      if (!(p.pieces(c) & b)) continue;
+      if (!first) s += ',';
+      first = false;
+      if (p.kings() & b) s += 'K';
+      s += std::to_string(n);
+    }
+  }
+  return s;
+}
+
+// ---- Hub position ----
+
+Expected<Position> parse_hub_position(std::string_view text) {
+  text = trim(text);
+  if (text.size() != 33)
+    return Error{"position string must have 33 characters (side + 32 squares), not " + std::to_string(text.size())};
+  Color side;
+  if (text[0] == 'W') side = Color::White;
+  else if (text[0] == 'B') side = Color::Black;
+  else return Error{"position string: unknown side to move '" + std::string(1, text[0]) + "'"};
+  Bitboard white = 0, black = 0, kings = 0;
+  for (int n = 1; n <= 32; ++n) {
+    const Bitboard b = bb(square_from_number(n));
+    switch (text[static_cast<std::size_t>(n)]) {
+      case 'w': white |= b; break;
+      case 'b': black |= b; break;
+      case 'W': white |= b; kings |= b; break;
+      case 'B': black |= b; kings |= b; break;
+      case 'e': break;
+      default:
+        return Error{"position string: bad letter at square " + std::to_string(n) + " (expected w b W B e)"};
+    }
+  }
+  if (Status s = check_position(white, black, kings); !s) return Error{"position string: " + s.error()};
+  return Position::from_pieces(white, black, kings, side);
+}
+
+std::string to_hub_position(const Position& p) {
+  std::string s(1, p.side_to_move() == Color::White ? 'W' : 'B');
+  for (int n = 1; n <= 32; ++n) {
+    const Bitboard b = bb(square_from_number(n));
+    const bool king = (p.kings() & b) != 0;
+    if (p.pieces(Color::White) & b) s += king ? 'W' : 'w';
+    else if (p.pieces(Color::Black) & b) s += king ? 'B' : 'b';
+    else s += 'e';
+  }
+  return s;
+}
+
+// ---- Hub moves ----
+
+std::string to_hub_move(const Move& m, Numbering n) {
+  std::string s = std::to_string(to_numbering(square_number(m.from), n));
+  s += m.is_capture() ? 'x' : '-';
+  s += std::to_string(to_numbering(square_number(m.to), n));
+  if (m.is_capture()) {
+    std::vector<int> caps;
+    for (Bitboard c = m.captured; c;) caps.push_back(to_numbering(square_number(pop_lowest(c)), n));
+    std::sort(caps.begin(), caps.end());
+    for (int c : caps) s += 'x' + std::to_string(c);
+  }
+  return s;
+}
+
+Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numbering numbering) {
+  text = trim(text);
+  if (text.empty()) return Error{"empty move"};
+  if (text.size() > 64) return Error{"move too long: " + quoted(text)};
+  const bool has_dash = text.find('-') != std::string_view::npos;
+  const bool has_x = text.find('x') != std::string_view::npos;
+  if (has_dash == has_x) return Error{"bad move " + quoted(text) + " (expected from-to or fromxto[xcaptured...])"};
+  const std::vector<std::string_view> parts = split(text, has_dash ? '-' : 'x');
+  if (parts.size() < 2 || (has_dash && parts.size() != 2)) return Error{"bad move " + quoted(text)};
+  int squares[14];
+  if (parts.size() > 14) return Error{"bad move " + quoted(text) + " (too many squares)"};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const int v = parse_small_int(parts[i]);
+    if (v < 1 || v > 32) return Error{"bad move " + quoted(text) + ": bad square " + quoted(parts[i])};
+    squares[i] = from_numbering(v, numbering);
+  }
+  const Square from = square_from_number(squares[0]);
+  const Square to = square_from_number(squares[1]);
+  Bitboard captured = 0;
+  for (std::size_t i = 2; i < parts.size(); ++i) {
+    const Bitboard b = bb(square_from_number(squares[i]));
+    if (captured & b) return Error{"bad move " + quoted(text) + ": a captured square is listed twice"};
+    captured |= b;
+  }
+  MoveList legal;
+  generate_legal_moves(p, legal);
+  if (has_x && parts.size() == 2) {
+    // "fromxto" without the captured squares: accept only when it names one legal move.
+    const Move* found = nullptr;
+    for (const Move& m : legal) {
+      if (m.from == from && m.to == to && m.is_capture()) {
+        if (found) return Error{"ambiguous move " + quoted(text) + ": list the captured squares"};
+        found = &m;
+      }
+    }
+    if (found) return *found;
+    return Error{"illegal move " + quoted(text)};
+  }
+  const Move wanted{captured, from, to};
+  if (legal.contains(wanted)) return wanted;
+  return Error{"illegal move " + quoted(text)};
+}
+
+// ---- Algebraic ----
+
+std::string square_name(Square s) {
+  const int i = square_number(s) - 1;
+  const int row_from_top = i / 4;
+  const int rank = 8 - row_from_top;
+  // Even rows from the top (8, 6, 4, 2) start on b; odd ones on a.
+  const int file = 2 * (i % 4) + (row_from_top % 2 == 0 ? 1 : 0);
+  std::string name;
+  name += static_cast<char>('a' + file);
+  name += static_cast<char>('0' + rank);
+  return name;
+}
+
+Expected<Square> parse_square_name(std::string_view text) {
+  if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8')
+    return Error{"bad square name " + quoted(text)};
+  const int file = text[0] - 'a';
+  const int rank = text[1] - '0';
+  if ((file + rank) % 2 != 1) return Error{"square " + quoted(text) + " is a light square"};
+  const int row_from_top = 8 - rank;
+  return square_from_number(row_from_top * 4 + file / 2 + 1);
+}
+
+namespace {
+
+// Landing squares of a capture route, in order, ending at m.to (for disambiguation).
+void capture_routes(const Position& p, const Move& m, std::vector<std::vector<Square>>& routes);
+
+bool is_king_of_mover(const Position& p, Square s) { return (p.kings() & bb(s)) != 0; }
+
+void route_search(const Position& p, bool king, Bitboard enemy, Bitboard empty, Square at, Bitboard captured,
+                  const Move& target, std::vector<Square>& path, std::vector<std::vector<Square>>& routes) {
+  if (captured == target.captured) {
+    if (at == target.to) routes.push_back(path);
+    return;
+  }
+  for (Direction d : kDirections) {
+    Bitboard s = step(bb(at), d);
+    if (king)
+      while (s & empty) s = step(s, d);
+    const Bitboard victim = s & enemy & ~captured & target.captured;
+    if (!victim) continue;
+    for (Bitboard land = step(victim, d) & empty; land; land = king ? step(land, d) & empty : 0) {
+      path.push_back(lowest_square(land));
+      route_search(p, king, enemy, empty, lowest_square(land), captured | victim, target, path, routes);
+      path.pop_back();
+    }
+  }
+}
+
+void capture_routes(const Position& p, const Move& m, std::vector<std::vector<Square>>& routes) {
+  std::vector<Square> path;
+  const Bitboard empty = p.empty() | bb(m.from);
+  route_search(p, is_king_of_mover(p, m.from), p.pieces(~p.side_to_move()), empty, m.from, 0, m, path, routes);
+}
+
+}  // namespace
+
+std::string to_algebraic(const Position& p, const Move& m) {
+  if (!m.is_capture()) return square_name(m.from).append("-").append(square_name(m.to));
+  MoveList legal;
+  generate_legal_moves(p, legal);
+  bool ambiguous = false;
+  for (const Move& other : legal)
+    if (!(other == m) && other.from == m.from && other.to == m.to) ambiguous = true;
+  std::string s = square_name(m.from);
+  if (ambiguous) {
+    std::vector<std::vector<Square>> routes;
+    capture_routes(p, m, routes);
+    if (!routes.empty()) {
+      for (const Square sq : routes.front()) s.append(":").append(square_name(sq));
+      return s;
+    }
+  }
+  return s.append(":").append(square_name(m.to));
+}
+
+Expected<Move> parse_algebraic(const Position& p, std::string_view text) {
+  text = trim(text);
+  if (text.size() < 5 || text.size() > 64) return Error{"bad move " + quoted(text)};
+  const bool quiet = text.find('-') != std::string_view::npos;
+  std::vector<std::string_view> parts;
+  if (quiet) {
+    parts = split(text, '-');
+    if (parts.size() != 2) return Error{"bad move " + quoted(text)};
+  } else {
+    std::string normalized(text);
+    std::replace(normalized.begin(), normalized.end(), 'x', ':');
+    std::size_t start = 0;
+    for (const std::string_view piece : split(normalized, ':')) {
+      parts.push_back(text.substr(start, piece.size()));
+      start += piece.size() + 1;
+    }
+    if (parts.size() < 2) return Error{"bad move " + quoted(text)};
+  }
+  std::vector<Square> squares;
+  for (std::string_view part : parts) {
+    Expected<Square> s = parse_square_name(part);
+    if (!s) return Error{"bad move " + quoted(text) + ": " + s.error()};
+    squares.push_back(*s);
+  }
+  MoveList legal;
+  generate_legal_moves(p, legal);
+  std::vector<Move> matches;
+  for (const Move& m : legal) {
+    if (m.from != squares.front() || m.to != squares.back() || m.is_capture() == quiet) continue;
+    if (squares.size() > 2) {
+      std::vector<std::vector<Square>> routes;
+      capture_routes(p, m, routes);
+      const std::vector<Square> wanted(squares.begin() + 1, squares.end());
+      bool fits = false;
+      for (const auto& r : routes) {
+        // Intermediate squares given must appear in order along the route.
+        std::size_t k = 0;
+        for (const Square sq : r)
+          if (k < wanted.size() && sq == wanted[k]) ++k;
+        if (k == wanted.size()) fits = true;
+      }
+      if (!fits) continue;
+    }
+    matches.push_back(m);
+  }
+  if (matches.empty()) return Error{"illegal move " + quoted(text)};
+  if (matches.size() > 1) return Error{"ambiguous move " + quoted(text) + ": add intermediate squares"};
+  return matches.front();
+}
+
+Expected<Move> parse_any_move(const Position& p, std::string_view text, Numbering n) {
+  text = trim(text);
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'h') return parse_algebraic(p, text);
+  return parse_hub_move(p, text, n);
+}
+
+Expected<std::vector<Move>> parse_move_list(const Position& p, std::string_view text, Numbering n,
+                                            std::vector<Move>* played) {
+  std::vector<Move> moves;
+  Position pos = p;
+  std::size_t i = 0;
+  std::size_t index_in_list = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == ',')) ++i;
+    if (i >= text.size()) break;
+    std::size_t j = i;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != ',') ++j;
+    const std::string_view token = text.substr(i, j - i);
+    ++index_in_list;
+    Expected<Move> m = parse_any_move(pos, token, n);
+    if (!m) {
+      if (played) *played = moves;
+      return Error{"move " + std::to_string(index_in_list) + ": " + m.error()};
+    }
+    moves.push_back(*m);
+    pos = pos.after(*m);
+    i = j;
+  }
+  if (played) *played = moves;
+  return moves;
+}
+
+std::string to_diagram(const Position& p) {
+  std::string s;
+  for (int row = 0; row < 8; ++row) {
+    s += static_cast<char>('8' - row);
+    s += ' ';
+    for (int file = 0; file < 8; ++file) {
+      if ((row + file) % 2 == 0) {
+        s += " .";
+        continue;
+      }
+      const Square sq = square_from_number(row * 4 + file / 2 + 1);
+      const Bitboard b = bb(sq);
+      const bool king = (p.kings() & b) != 0;
+      char c = '-';
+      if (p.pieces(Color::White) & b) c = king ? 'W' : 'w';
+      else if (p.pieces(Color::Black) & b) c = king ? 'B' : 'b';
+      s += ' ';
+      s += c;
+    }
+    s += '\n';
+  }
+  s += "   a b c d e f g h\n";
+  s += p.side_to_move() == Color::White ? "White to move\n" : "Black to move\n";
+  return s;
+}
+
+}  // namespace damas

@@ -1,0 +1,73 @@
+#include "damas/core/position.h"
+
+namespace damas {
+namespace {
+
+std::size_t kind_index(Color c, bool king) { return index(c) + (king ? 2U : 0U); }
+
+Key piece_key(Color c, bool king, Square s) { return zobrist::kTable.piece[kind_index(c, king)][s.bit]; }
+
+}  // namespace
+
+Position Position::start() {
+  return from_pieces(squares_mask(21, 32), squares_mask(1, 12), 0, Color::White);
+}
+
+Position Position::from_pieces(Bitboard white, Bitboard black, Bitboard kings, Color side_to_move,
+                               int reversible_plies) {
+  Position p;
+  p.pieces_ = {white & kBoard, black & kBoard};
+  p.kings_ = kings & (white | black) & kBoard;
+  p.side_ = side_to_move;
+  p.reversible_plies_ = static_cast<std::uint8_t>(reversible_plies < 0 ? 0 : reversible_plies > 255 ? 255 : reversible_plies);
+  p.key_ = p.compute_key();
+  return p;
+}
+
+Key Position::compute_key() const {
+  Key k = side_ == Color::Black ? zobrist::kTable.black_to_move : 0;
+  for (Color c : {Color::White, Color::Black}) {
+    for (Bitboard b = pieces_[index(c)]; b;) {
+      const Square s = pop_lowest(b);
+      k ^= piece_key(c, (kings_ & bb(s)) != 0, s);
+    }
+  }
+  return k;
+}
+
+Position Position::after(const Move& m) const {
+  Position p = *this;
+  const Color us = side_;
+  const Color them = ~us;
+  const Bitboard from = bb(m.from);
+  const Bitboard to = bb(m.to);
+  const bool is_king = (kings_ & from) != 0;
+
+  p.pieces_[index(us)] ^= from ^ to;
+  p.key_ ^= piece_key(us, is_king, m.from);
+  bool king_after = is_king;
+  if (is_king) {
+    p.kings_ ^= from ^ to;
+  } else if (to & promotion_row(us)) {
+    p.kings_ |= to;  // crowned only because the whole move ends on the far row
+    king_after = true;
+  }
+  p.key_ ^= piece_key(us, king_after, m.to);
+
+  if (m.captured) {
+    for (Bitboard c = m.captured; c;) {
+      const Square s = pop_lowest(c);
+      p.key_ ^= piece_key(them, (kings_ & bb(s)) != 0, s);
+    }
+    p.pieces_[index(them)] &= ~m.captured;
+    p.kings_ &= ~m.captured;
+  }
+
+  if (!is_king || m.captured) p.reversible_plies_ = 0;
+  else if (p.reversible_plies_ < 255) ++p.reversible_plies_;
+  p.side_ = them;
+  p.key_ ^= zobrist::kTable.black_to_move;
+  return p;
+}
+
+}  // namespace damas

@@ -1,0 +1,273 @@
+#include "damas/engine/engine.h"
+
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "damas/eval/eval.h"
+#include "damas/search/level.h"
+#include "damas/core/movegen.h"
+#include "damas/search/search.h"
+#include "damas/search/tt.h"
+
+namespace damas {
+namespace {
+
+struct Job {
+  SearchRequest request;
+  InfoCallback on_info;
+  DoneCallback on_done;
+  std::int64_t go_ns = 0;
+  bool cancelled = false;      // stopped before it started: answer at once
+  bool ponder_hit = false;     // ponder_hit() arrived before it started
+  std::int64_t ponder_hit_ns = 0;
+};
+
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return (std::uint64_t{rd()} << 32) ^ rd();
+}
+
+}  // namespace
+
+struct Engine::Impl {
+  Options options;
+  EvalWeights weights;
+  LevelParams level;
+  std::vector<Position> history{Position::start()};
+  TranspositionTable tt{1};
+  SearchControl control;
+  std::uint64_t seed_base = fresh_seed();
+  std::uint64_t searches = 0;
+
+  mutable std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<Job> jobs;
+  bool running = false;  // a job is between its start and the return of its done callback
+  bool finishing = false;  // its done callback is running
+  GoMode running_mode = GoMode::Think;
+  bool quit = false;
+  std::thread thread;
+
+  Impl() { thread = std::thread([this] { loop(); }); }
+
+  bool busy() const { return running || !jobs.empty(); }
+  // Changes (position, options, new game) are refused during a search, except from the done
+  // callback of the last queued one: that search is over and its threads are joined.
+  bool busy_for_change() const {
+    return (running && !(finishing && on_search_thread())) || !jobs.empty();
+  }
+  bool on_search_thread() const { return std::this_thread::get_id() == thread.get_id(); }
+
+  Status apply_option(std::string_view name, std::string_view value);
+  void loop();
+};
+
+Status Engine::Impl::apply_option(std::string_view name, std::string_view value) {
+  if (name == option::kEvalFile) {
+    EvalWeights w;
+    if (!value.empty()) {
+      Expected<EvalWeights> loaded = load_weights(std::string(value));
+      if (!loaded) return Error{loaded.error()};
+      w = *loaded;
+    }
+    if (Status s = options.set(name, value); !s) return s;
+    weights = w;
+    return Ok{};
+  }
+  if (name == option::kHash) {
+    // Memory is committed when the table is cleared: a table larger than half the machine's RAM
+    // would get the process killed instead of an error.
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    const std::int64_t requested = std::atoll(std::string(value).c_str());
+    if (pages > 0 && page_size > 0) {
+      const std::int64_t ram_mib = static_cast<std::int64_t>(pages) * page_size / (1024 * 1024);
+      if (requested > ram_mib / 2)
+        return Error{"hash " + std::string(value) + " MiB is more than half of this machine's " +
+                     std::to_string(ram_mib) + " MiB of memory"};
+    }
+  }
+  if (Status s = options.set(name, value); !s) return s;
+  if (name == option::kHash) {
+    const auto mib = static_cast<std::size_t>(options.get_int(option::kHash));
+    if (mib != tt.size_mib()) tt.resize(mib);
+  } else if (name == option::kLevel) {
+    if (std::optional<LevelParams> l = level_params(value)) level = *l;
+  }
+  return Ok{};
+}
+
+void Engine::Impl::loop() {
+  std::unique_lock lock(mutex);
+  while (true) {
+    cv.wait(lock, [this] { return quit || !jobs.empty(); });
+    if (jobs.empty()) return;  // quit with nothing left to answer
+    Job job = std::move(jobs.front());
+    jobs.pop_front();
+    running = true;
+    running_mode = job.request.mode;
+    control.stop.store(job.cancelled || quit, std::memory_order_relaxed);
+    const bool pondering = job.request.mode == GoMode::Ponder && !job.ponder_hit;
+    control.pondering.store(pondering, std::memory_order_relaxed);
+    control.clock_start_ns.store(job.ponder_hit ? job.ponder_hit_ns : job.go_ns,
+                                 std::memory_order_relaxed);
+    lock.unlock();
+
+    SearchResult result = run_search(job.request, tt, control, job.on_info);
+    lock.lock();
+    finishing = true;
+    lock.unlock();
+    if (job.on_done) job.on_done(result);
+
+    lock.lock();
+    finishing = false;
+    running = false;
+    cv.notify_all();
+  }
+}
+
+Engine::Engine() : impl_(std::make_unique<Impl>()) {
+  impl_->apply_option(option::kHash, impl_->options.get(option::kHash));
+}
+
+Engine::Engine(const Options& options) : impl_(std::make_unique<Impl>()) {
+  for (const OptionSpec& spec : option_specs()) {
+    // A value the engine cannot use (e.g. a missing weights file) keeps the default.
+    impl_->apply_option(spec.name, options.get(spec.name));
+  }
+}
+
+Engine::~Engine() {
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->quit = true;
+    impl_->control.stop.store(true, std::memory_order_relaxed);
+    for (Job& j : impl_->jobs) j.cancelled = true;
+  }
+  impl_->cv.notify_all();
+  if (impl_->thread.joinable()) {
+    if (impl_->on_search_thread()) impl_->thread.detach();
+    else impl_->thread.join();
+  }
+}
+
+Status Engine::set_option(std::string_view name, std::string_view value) {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->busy_for_change()) return Error{"cannot change option " + std::string(name) + " during a search"};
+  return impl_->apply_option(name, value);
+}
+
+const Options& Engine::options() const { return impl_->options; }
+
+Status Engine::set_position(const Position& start, const std::vector<Move>& moves) {
+  std::vector<Position> history{start};
+  history.reserve(moves.size() + 1);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    MoveList legal;
+    generate_legal_moves(history.back(), legal);
+    if (!legal.contains(moves[i]))
+      return Error{"move " + std::to_string(i + 1) + " of the move list is not legal"};
+    history.push_back(history.back().after(moves[i]));
+  }
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->busy_for_change()) return Error{"cannot set the position during a search"};
+  impl_->history = std::move(history);
+  return Ok{};
+}
+
+const Position& Engine::position() const { return impl_->history.back(); }
+const std::vector<Position>& Engine::history() const { return impl_->history; }
+
+void Engine::new_game() {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->busy_for_change()) return;
+  impl_->tt.clear();
+}
+
+void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, DoneCallback on_done) {
+  const std::int64_t now = SearchControl::now_ns();
+  std::lock_guard lock(impl_->mutex);
+  Impl& e = *impl_;
+  Job job;
+  SearchRequest& r = job.request;
+  r.root = e.history.back();
+  for (std::size_t i = 0; i + 1 < e.history.size(); ++i) r.history.push_back(e.history[i].key());
+  r.limits = limits;
+  r.mode = mode;
+  r.threads = static_cast<int>(e.options.get_int(option::kThreads));
+  r.move_overhead = static_cast<double>(e.options.get_int(option::kMoveOverhead)) / 1000.0;
+  r.weights = e.weights;
+  // Analysis shows the engine's real opinion; weak levels apply to play only.
+  if (mode != GoMode::Analyze) r.level = e.level;
+  r.multipv = std::max(static_cast<int>(e.options.get_int(option::kMultiPv)), r.level.candidates);
+  // A fixed seed repeats exactly (the search mixes in the position); 0 varies every search.
+  const auto fixed_seed = static_cast<std::uint64_t>(e.options.get_int(option::kSeed));
+  r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL
+                      : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
+  r.tuning.lmr = e.options.get_bool(option::kLmr);
+  r.tuning.probcut = e.options.get_bool(option::kProbCut);
+  r.tuning.single_reply_extension = e.options.get_bool(option::kSingleReplyExtension);
+  r.tuning.threat_extension = e.options.get_bool(option::kThreatExtension);
+  r.tuning.futility = e.options.get_bool(option::kFutility);
+  job.on_info = std::move(on_info);
+  job.on_done = std::move(on_done);
+  job.go_ns = now;
+  // A new search supersedes whatever is running or queued; each still gets its done.
+  if (e.busy()) {
+    e.control.stop.store(true, std::memory_order_relaxed);
+    for (Job& j : e.jobs) j.cancelled = true;
+  }
+  e.jobs.push_back(std::move(job));
+  e.cv.notify_all();
+}
+
+void Engine::stop() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->control.stop.store(true, std::memory_order_relaxed);
+  for (Job& j : impl_->jobs) j.cancelled = true;
+}
+
+void Engine::ponder_hit() {
+  const std::int64_t now = SearchControl::now_ns();
+  std::lock_guard lock(impl_->mutex);
+  Impl& e = *impl_;
+  if (!e.jobs.empty()) {
+    Job& last = e.jobs.back();
+    if (last.request.mode == GoMode::Ponder && !last.ponder_hit) {
+      last.ponder_hit = true;
+      last.ponder_hit_ns = now;
+    }
+    return;
+  }
+  if (e.running && e.running_mode == GoMode::Ponder &&
+      e.control.pondering.load(std::memory_order_relaxed)) {
+    e.control.clock_start_ns.store(now, std::memory_order_relaxed);
+    e.control.pondering.store(false, std::memory_order_relaxed);
+  }
+}
+
+void Engine::wait() {
+  if (impl_->on_search_thread()) return;  // from a callback: the search is ending anyway
+  std::unique_lock lock(impl_->mutex);
+  impl_->cv.wait(lock, [this] { return !impl_->busy(); });
+}
+
+bool Engine::searching() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->busy();
+}
+
+SearchResult Engine::search(const SearchLimits& limits, GoMode mode, InfoCallback on_info) {
+  SearchResult result;
+  go(limits, mode, std::move(on_info), [&result](const SearchResult& r) { result = r; });
+  wait();
+  return result;
+}
+
+}  // namespace damas

@@ -1,0 +1,58 @@
+#include "damas/search/level.h"
+
+#include <array>
+
+namespace damas {
+namespace {
+
+// First values, to be calibrated with selfplay matches (see bench/README.md).
+constexpr std::array<LevelParams, 5> kLevels = {{
+    {"beginner", 2, 3'000, 60, 35, 120, 4},
+    {"easy", 4, 30'000, 35, 20, 70, 4},
+    {"medium", 8, 300'000, 15, 10, 40, 3},
+    {"hard", 14, 3'000'000, 5, 3, 20, 2},
+    {"full", 0, 0, 0, 0, 0, 1},
+}};
+
+}  // namespace
+
+std::optional<LevelParams> level_params(std::string_view name) {
+  for (const LevelParams& l : kLevels)
+    if (l.name == name) return l;
+  return std::nullopt;
+}
+
+std::uint64_t LevelRandom::next() {
+  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+int LevelRandom::below(int n) {
+  return static_cast<int>(next() % static_cast<std::uint64_t>(n));
+}
+
+std::size_t choose_move(const LevelParams& level, const std::vector<ScoredMove>& moves, LevelRandom& rng) {
+  if (moves.size() < 2 || level.weak_move_percent <= 0) return 0;
+  if (rng.below(100) >= level.weak_move_percent) return 0;
+  const Score best = moves.front().score;
+  // Mates are not given away: a found win is played, a loss is not walked into.
+  if (is_win_score(best)) return 0;
+  std::vector<std::size_t> reasonable;
+  for (std::size_t i = 1; i < moves.size(); ++i) {
+    const Score s = moves[i].score;
+    if (is_loss_score(s) && !is_loss_score(best)) continue;
+    if (best - s <= level.weak_move_margin) reasonable.push_back(i);
+  }
+  if (reasonable.empty()) return 0;
+  return reasonable[static_cast<std::size_t>(rng.below(static_cast<int>(reasonable.size())))];
+}
+
+Score eval_noise(std::uint64_t key, std::uint64_t seed, Score noise) {
+  if (noise <= 0) return 0;
+  LevelRandom r(key ^ (seed * 0xD1B54A32D192ED03ULL));
+  return static_cast<Score>(r.below(2 * noise + 1)) - noise;
+}
+
+}  // namespace damas

@@ -1,0 +1,576 @@
+#include "damas/search/search.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include "damas/core/movegen.h"
+#include "damas/search/timeman.h"
+
+namespace damas {
+namespace {
+
+constexpr Score kNoScore = -kScoreInfinite;
+
+struct RootMove {
+  Move move;
+  Score score = kNoScore;       // this iteration (kNoScore: failed low or not searched)
+  Score last_score = kNoScore;  // last completed iteration
+  std::vector<Move> pv;
+};
+
+class Worker;
+
+// State shared by the threads of one search.
+struct Shared {
+  const SearchRequest& request;
+  TranspositionTable& tt;
+  SearchControl& control;
+  const InfoCallback& on_info;
+  TimeBudget budget;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::int64_t go_ns = 0;  // when the search started (for reported times)
+
+  std::uint64_t total_nodes() const;
+  double seconds_since_go() const {
+    return static_cast<double>(SearchControl::now_ns() - go_ns) * 1e-9;
+  }
+  double seconds_on_clock() const {
+    return static_cast<double>(SearchControl::now_ns() -
+                               control.clock_start_ns.load(std::memory_order_relaxed)) *
+           1e-9;
+  }
+};
+
+class Worker {
+ public:
+  Worker(Shared& shared, int id);
+
+  // Iterative deepening until stopped; the main worker (id 0) also enforces the limits.
+  void iterate();
+
+  std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  const std::vector<RootMove>& root_moves() const { return root_moves_; }
+  int completed_depth() const { return completed_depth_; }
+  double mean_depth() const {
+    return leaves_ ? static_cast<double>(leaf_ply_sum_) / static_cast<double>(leaves_) : 0.0;
+  }
+
+ private:
+  Score root_search(int depth, Score alpha, Score beta, std::size_t first);
+  Score search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node);
+  Score qsearch(const Position& pos, Score alpha, Score beta, int ply);
+  Score static_eval(const Position& pos) const;
+  bool is_repetition(const Position& pos, int ply) const;
+  bool should_stop();
+  void check_limits();
+  void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  void update_pv(int ply, const Move& m);
+  void order(const Position& pos, MoveList& moves, const MoveTag& tt_move, int ply,
+             std::array<int, MoveList::kCapacity>& keys) const;
+  void reward(const Position& pos, const MoveList& moves, std::size_t cut, int depth, int ply);
+  void report(int depth, std::size_t lines);
+
+  Shared& shared_;
+  const SearchRequest& request_;
+  const int id_;
+  std::atomic<std::uint64_t> nodes_{0};
+  std::uint64_t leaf_ply_sum_ = 0;
+  std::uint64_t leaves_ = 0;
+  std::uint64_t next_check_ = 0;
+  int completed_depth_ = 0;
+  int root_depth_ = 0;  // nominal depth of the running iteration
+  bool depth_one_done_ = false;
+
+  std::vector<RootMove> root_moves_;
+  // Keys of the game history followed by the current search path (for repetitions).
+  std::vector<Key> keys_;
+  std::size_t root_key_index_ = 0;
+  std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
+  // History heuristic: [side][from bit][to bit].
+  std::array<std::array<std::array<int, kBitboardBits>, kBitboardBits>, 2> history_{};
+  std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
+  std::array<int, kMaxPly + 1> pv_length_{};
+  // Late move reductions by [depth][move index], from SearchTuning::lmr_divisor.
+  std::array<std::array<std::uint8_t, 64>, 64> lmr_{};
+  int lmr_reduction(int depth, std::size_t index) const {
+    return lmr_[static_cast<std::size_t>(std::min(depth, 63))][std::min<std::size_t>(index, 63)];
+  }
+};
+
+std::uint64_t Shared::total_nodes() const {
+  std::uint64_t n = 0;
+  for (const auto& w : workers) n += w->nodes();
+  return n;
+}
+
+Worker::Worker(Shared& shared, int id) : shared_(shared), request_(shared.request), id_(id) {
+  keys_.reserve(request_.history.size() + kMaxPly + 2);
+  keys_ = request_.history;
+  root_key_index_ = keys_.size();
+  keys_.push_back(request_.root.key());
+  keys_.resize(root_key_index_ + kMaxPly + 2);
+  MoveList moves;
+  generate_legal_moves(request_.root, moves);
+  for (const Move& m : moves) root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
+  for (std::size_t d = 1; d < 64; ++d)
+    for (std::size_t i = 1; i < 64; ++i)
+      lmr_[d][i] = static_cast<std::uint8_t>(0.5 + std::log(static_cast<double>(d)) *
+                                                       std::log(static_cast<double>(i)) /
+                                                       request_.tuning.lmr_divisor);
+}
+
+Score Worker::static_eval(const Position& pos) const {
+  Score s = evaluate(pos, request_.weights);
+  if (request_.level.eval_noise) s += eval_noise(pos.key(), request_.seed, request_.level.eval_noise);
+  return std::clamp(s, -kScoreWinThreshold + 1, kScoreWinThreshold - 1);
+}
+
+// A repetition of an earlier position (game history or search path) is scored as a draw: the
+// side that could avoid it would have, and the other is happy with it.
+bool Worker::is_repetition(const Position& pos, int ply) const {
+  const std::size_t index = root_key_index_ + static_cast<std::size_t>(ply);
+  const auto reach = static_cast<std::size_t>(pos.reversible_plies());
+  const Key key = pos.key();
+  for (std::size_t back = 4; back <= reach && back <= index; back += 2)
+    if (keys_[index - back] == key) return true;
+  return false;
+}
+
+void Worker::check_limits() {
+  const SearchControl& c = shared_.control;
+  const SearchLimits& l = request_.limits;
+  if (!depth_one_done_) return;  // a legal, searched move first
+  const std::uint64_t nodes = shared_.workers.size() == 1 ? this->nodes() : shared_.total_nodes();
+  // A level's cap and the caller's node limit both hold: a weak level stays weak under any budget.
+  std::uint64_t node_cap = request_.level.max_nodes;
+  if (l.nodes) node_cap = node_cap ? std::min(node_cap, *l.nodes) : *l.nodes;
+  if (node_cap && nodes >= node_cap) shared_.control.stop.store(true, std::memory_order_relaxed);
+  if (c.pondering.load(std::memory_order_relaxed)) return;
+  if (shared_.budget.hard && shared_.seconds_on_clock() >= *shared_.budget.hard)
+    shared_.control.stop.store(true, std::memory_order_relaxed);
+}
+
+bool Worker::should_stop() {
+  if (id_ == 0 && nodes() >= next_check_) {
+    // Every 1024 nodes (a fraction of a millisecond): at fixed counts, so one thread stays
+    // deterministic under a node limit.
+    next_check_ = nodes() + 1024;
+    check_limits();
+  }
+  return shared_.control.stop.load(std::memory_order_relaxed);
+}
+
+void Worker::update_pv(int ply, const Move& m) {
+  const auto p = static_cast<std::size_t>(ply);
+  pv_[p][0] = m;
+  const int child_len = pv_length_[p + 1];
+  for (int i = 0; i < child_len; ++i)
+    pv_[p][static_cast<std::size_t>(i) + 1] = pv_[p + 1][static_cast<std::size_t>(i)];
+  pv_length_[p] = child_len + 1;
+}
+
+void Worker::order(const Position& pos, MoveList& moves, const MoveTag& tt_move, int ply,
+                   std::array<int, MoveList::kCapacity>& keys) const {
+  const auto& killers = killers_[static_cast<std::size_t>(ply)];
+  const auto& hist = history_[index(pos.side_to_move())];
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move& m = moves[i];
+    int k;
+    if (tt_move.matches(m)) k = 1 << 30;
+    else if (m.is_capture()) k = (1 << 28) + m.capture_count();  // all moves are captures then
+    else if (m == killers[0]) k = (1 << 27) + 1;
+    else if (m == killers[1]) k = 1 << 27;
+    else k = hist[m.from.bit][m.to.bit];
+    keys[i] = k;
+  }
+}
+
+void Worker::reward(const Position& pos, const MoveList& moves, std::size_t cut, int depth, int ply) {
+  const Move& m = moves[cut];
+  if (m.is_capture()) return;
+  auto& killers = killers_[static_cast<std::size_t>(ply)];
+  if (!(killers[0] == m)) {
+    killers[1] = killers[0];
+    killers[0] = m;
+  }
+  // The cut move gains, the quiet moves tried before it lose; values saturate at +-kLimit.
+  constexpr int kLimit = 1 << 20;
+  const int bonus = std::min(depth * depth, 400);
+  auto& table = history_[index(pos.side_to_move())];
+  const auto update = [&](const Move& x, int delta) {
+    int& h = table[x.from.bit][x.to.bit];
+    // 64-bit product: h * |delta| reaches 2^20 * 25600, beyond int.
+    h += static_cast<int>(delta - static_cast<std::int64_t>(h) * std::abs(delta) / kLimit);
+  };
+  update(m, bonus * 64);
+  for (std::size_t i = 0; i < cut; ++i)
+    if (!moves[i].is_capture()) update(moves[i], -bonus * 16);
+}
+
+Score Worker::qsearch(const Position& pos, Score alpha, Score beta, int ply) {
+  count_node();
+  if (should_stop()) return 0;
+  const bool capture = has_capture(pos);
+  if (ply >= kMaxPly) return capture ? 0 : static_eval(pos);
+  if (!capture) {
+    if (!has_legal_move(pos)) return loss_in(ply);
+    leaf_ply_sum_ += static_cast<std::uint64_t>(ply);
+    ++leaves_;
+    return static_eval(pos);  // quiet: stand pat is the whole story here
+  }
+  // A capture is pending: it is forced, so there is no stand-pat.
+  MoveList moves;
+  generate_legal_moves(pos, moves);
+  Score best = kNoScore;
+  for (const Move& m : moves) {
+    const Score s = -qsearch(pos.after(m), -beta, -alpha, ply + 1);
+    if (s > best) {
+      best = s;
+      if (s > alpha) {
+        alpha = s;
+        if (s >= beta) break;
+      }
+    }
+  }
+  return best;
+}
+
+Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node) {
+  const auto p = static_cast<std::size_t>(ply);
+  pv_length_[p] = 0;
+  keys_[root_key_index_ + p] = pos.key();
+
+  if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) return kScoreDraw;
+  if (is_repetition(pos, ply)) return kScoreDraw;
+  if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
+  if (depth <= 0) {
+    const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ &&
+                            !has_capture(pos) && has_capture(pos, ~pos.side_to_move());
+    if (!threatened) return qsearch(pos, alpha, beta, ply);
+    depth = 1;
+  }
+
+  count_node();
+  if (should_stop()) return 0;
+
+  // Mate distance: nothing here can beat a shorter mate already found.
+  alpha = std::max(alpha, loss_in(ply));
+  beta = std::min(beta, win_in(ply + 1));
+  if (alpha >= beta) return alpha;
+
+  const Key key = pos.key();
+  const std::optional<TTEntry> tte = shared_.tt.probe(key);
+  MoveTag tt_move;
+  if (tte) {
+    tt_move = tte->move;
+    const Score s = score_from_tt(tte->score, ply);
+    // Near the 80-ply limit the same position with another counter may be a draw: no cut.
+    const bool counter_safe = pos.reversible_plies() < rules::kNoProgressDrawPlies - 16;
+    if (!pv_node && counter_safe && tte->depth >= depth &&
+        (tte->bound == Bound::Exact || (tte->bound == Bound::Lower && s >= beta) ||
+         (tte->bound == Bound::Upper && s <= alpha)))
+      return s;
+  }
+
+  const SearchTuning& tuning = request_.tuning;
+  // ProbCut: when a shallow search already clears beta by a margin, the full one almost surely
+  // would too.
+  if (!pv_node && tuning.probcut && depth >= tuning.probcut_min_depth && !is_win_score(beta) &&
+      !is_loss_score(beta)) {
+    const Score raised = beta + tuning.probcut_margin;
+    const int shallow = depth - tuning.probcut_reduction;
+    const bool hopeless = tte && tte->depth >= shallow && tte->bound != Bound::Lower &&
+                          score_from_tt(tte->score, ply) < raised;
+    if (!hopeless) {
+      const Score s = search(pos, shallow, raised - 1, raised, ply, false);
+      if (shared_.control.stop.load(std::memory_order_relaxed)) return 0;
+      if (s >= raised) return s;
+    }
+  }
+
+  MoveList moves;
+  generate_legal_moves(pos, moves);
+  if (moves.empty()) return loss_in(ply);
+
+  std::array<int, MoveList::kCapacity> order_keys;
+  order(pos, moves, tt_move, ply, order_keys);
+
+  const Score alpha_orig = alpha;
+  Score best = kNoScore;
+  Move best_move = kNullMove;
+  // A forced reply costs nothing to look at one ply deeper.
+  const int extension = tuning.single_reply_extension && moves.size() == 1 ? 1 : 0;
+
+  // Futility: near the horizon, quiet moves of a side far below alpha are unlikely to catch up.
+  bool futile = false;
+  if (tuning.futility && !pv_node && depth <= 2 && !moves[0].is_capture() && !is_loss_score(alpha) &&
+      !is_win_score(alpha))
+    futile = static_eval(pos) + tuning.futility_margin * depth <= alpha;
+
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    // Selection sort step: the best remaining move to position i.
+    std::size_t pick = i;
+    for (std::size_t j = i + 1; j < moves.size(); ++j)
+      if (order_keys[j] > order_keys[pick]) pick = j;
+    std::swap(moves[i], moves[pick]);
+    std::swap(order_keys[i], order_keys[pick]);
+    const Move m = moves[i];
+    if (futile && i > 0 && order_keys[i] < (1 << 27)) break;  // the rest is ordered lower still
+
+    const Position child = pos.after(m);
+    shared_.tt.prefetch(child.key());
+    const int new_depth = depth - 1 + extension;
+    Score s;
+    if (i == 0) {
+      s = -search(child, new_depth, -beta, -alpha, ply + 1, pv_node);
+    } else {
+      // Late quiet moves are searched shallower first; a surprise is re-searched in full.
+      int reduction = 0;
+      if (tuning.lmr && depth >= 3 && i >= 2 && !m.is_capture() && order_keys[i] < (1 << 27)) {
+        reduction = lmr_reduction(depth, i) - (pv_node ? 1 : 0);
+        reduction = std::clamp(reduction, 0, new_depth - 1);
+      }
+      s = -search(child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);
+      if (s > alpha && reduction)
+        s = -search(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+      if (s > alpha && s < beta && pv_node)
+        s = -search(child, new_depth, -beta, -alpha, ply + 1, true);
+    }
+    if (shared_.control.stop.load(std::memory_order_relaxed)) return 0;
+
+    if (s > best) {
+      best = s;
+      if (s > alpha) {
+        alpha = s;
+        best_move = m;
+        if (pv_node) update_pv(ply, m);
+        if (s >= beta) {
+          reward(pos, moves, i, depth, ply);
+          break;
+        }
+      }
+    }
+  }
+
+  const Bound bound = best >= beta ? Bound::Lower : best > alpha_orig ? Bound::Exact : Bound::Upper;
+  shared_.tt.store(key, TTEntry{best_move.is_null() ? tt_move : MoveTag::of(best_move),
+                                score_to_tt(best, ply), 0, depth, bound});
+  return best;
+}
+
+Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first) {
+  const Position& root = request_.root;
+  pv_length_[0] = 0;
+  keys_[root_key_index_] = root.key();
+  Score best = kNoScore;
+  for (std::size_t i = first; i < root_moves_.size(); ++i) {
+    const Move m = root_moves_[i].move;
+    const Position child = root.after(m);
+    Score s;
+    if (i == first) {
+      s = -search(child, depth - 1, -beta, -alpha, 1, true);
+    } else {
+      s = -search(child, depth - 1, -alpha - 1, -alpha, 1, false);
+      if (s > alpha && s < beta) s = -search(child, depth - 1, -beta, -alpha, 1, true);
+    }
+    if (shared_.control.stop.load(std::memory_order_relaxed)) break;
+
+    RootMove& rm = root_moves_[i];
+    if (i == first || s > alpha) {
+      rm.score = s;
+      rm.pv.assign(1, m);
+      for (int k = 0; k < pv_length_[1]; ++k) rm.pv.push_back(pv_[1][static_cast<std::size_t>(k)]);
+      // The best so far goes to the front of the lines still open, so a stop keeps it.
+      std::rotate(root_moves_.begin() + static_cast<std::ptrdiff_t>(first),
+                  root_moves_.begin() + static_cast<std::ptrdiff_t>(i),
+                  root_moves_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      if (i != first && id_ == 0 && request_.multipv == 1) report(depth, 0);
+    } else {
+      rm.score = kNoScore;
+    }
+    if (s > best) best = s;
+    if (s > alpha) {
+      alpha = s;
+      if (s >= beta) break;
+    }
+  }
+  return best;
+}
+
+void Worker::report(int depth, std::size_t lines) {
+  if (!shared_.on_info) return;
+  const std::size_t count = std::max<std::size_t>(lines, 1);
+  for (std::size_t i = 0; i < count && i < root_moves_.size(); ++i) {
+    const RootMove& rm = root_moves_[i];
+    SearchInfo info;
+    info.depth = depth;
+    info.mean_depth = mean_depth();
+    info.score = rm.score != kNoScore ? rm.score : rm.last_score;
+    info.nodes = shared_.total_nodes();
+    info.seconds = shared_.seconds_since_go();
+    info.pv = rm.pv;
+    info.multipv_index = static_cast<int>(i) + 1;
+    shared_.on_info(info);
+  }
+}
+
+void Worker::iterate() {
+  const SearchLimits& limits = request_.limits;
+  int max_depth = kMaxDepth;
+  if (limits.depth) max_depth = std::clamp(*limits.depth, 1, kMaxDepth);
+  if (request_.level.max_depth) max_depth = std::min(max_depth, request_.level.max_depth);
+  const std::size_t lines =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(request_.multipv, 1)), root_moves_.size());
+
+  Move last_best = kNullMove;
+  int best_changes = 0;
+  int stable = 0;
+  // Helpers start at staggered depths so the threads spread over the tree.
+  for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
+    root_depth_ = depth;
+    for (RootMove& rm : root_moves_) {
+      rm.last_score = rm.score;
+      rm.score = kNoScore;
+    }
+    for (std::size_t line = 0; line < lines; ++line) {
+      const Score previous = root_moves_[line].last_score;
+      Score delta = 25;
+      Score alpha = -kScoreInfinite;
+      Score beta = kScoreInfinite;
+      if (depth >= 4 && lines == 1 && previous != kNoScore && !is_win_score(previous) &&
+          !is_loss_score(previous)) {
+        alpha = std::max(previous - delta, -kScoreInfinite);
+        beta = std::min(previous + delta, kScoreInfinite);
+      }
+      while (true) {
+        const Score s = root_search(depth, alpha, beta, line);
+        if (shared_.control.stop.load(std::memory_order_relaxed)) break;
+        if (s <= alpha && alpha > -kScoreInfinite) {
+          beta = (alpha + beta) / 2;
+          alpha = std::max(s - delta, -kScoreInfinite);
+        } else if (s >= beta && beta < kScoreInfinite) {
+          beta = std::min(s + delta, kScoreInfinite);
+        } else {
+          break;
+        }
+        delta += delta;
+        if (delta > 400) {
+          alpha = -kScoreInfinite;
+          beta = kScoreInfinite;
+        }
+      }
+      if (shared_.control.stop.load(std::memory_order_relaxed)) break;
+      // Lines after this one keep their order from the last iteration.
+      std::stable_sort(root_moves_.begin() + static_cast<std::ptrdiff_t>(line) + 1, root_moves_.end(),
+                       [](const RootMove& a, const RootMove& b) { return a.last_score > b.last_score; });
+    }
+    if (shared_.control.stop.load(std::memory_order_relaxed)) break;
+    completed_depth_ = depth;
+    depth_one_done_ = true;
+    if (id_ != 0) continue;
+
+    report(depth, lines);
+    if (root_moves_[0].move == last_best) {
+      ++stable;
+    } else {
+      if (!last_best.is_null()) ++best_changes;
+      stable = 0;
+      last_best = root_moves_[0].move;
+    }
+    // Between iterations: is the next one worth starting?
+    if (!shared_.control.pondering.load(std::memory_order_relaxed) && shared_.budget.soft &&
+        !shared_.budget.fixed) {
+      const double soft = adjust_soft(shared_.budget, best_changes, stable);
+      if (shared_.seconds_on_clock() >= soft * 0.6) break;
+    }
+    if (is_win_score(root_moves_[0].score) && win_in(depth) <= root_moves_[0].score &&
+        request_.mode == GoMode::Think && !shared_.control.pondering.load(std::memory_order_relaxed))
+      break;  // a mate within the horizon: deeper search cannot change it
+    best_changes = std::max(0, best_changes - 1);
+  }
+}
+
+SearchResult result_of(const Worker& main, const Shared& shared) {
+  SearchResult r;
+  const std::vector<RootMove>& rms = main.root_moves();
+  if (rms.empty()) return r;
+  const RootMove& best = rms.front();
+  r.best = best.move;
+  r.pv = best.pv;
+  if (r.pv.size() > 1) r.ponder = r.pv[1];
+  r.score = best.score != kNoScore ? best.score : best.last_score;
+  if (r.score == kNoScore) r.score = 0;
+  r.depth = main.completed_depth();
+  r.nodes = shared.total_nodes();
+  r.seconds = shared.seconds_since_go();
+  return r;
+}
+
+// A single legal move in Think mode: answered at once, without a search.
+SearchResult forced_reply(const Move& only, const Shared& shared) {
+  SearchResult r;
+  r.best = only;
+  r.pv = {only};
+  if (shared.on_info) {
+    SearchInfo info;
+    info.pv = r.pv;
+    info.seconds = shared.seconds_since_go();
+    shared.on_info(info);
+  }
+  r.seconds = shared.seconds_since_go();
+  return r;
+}
+
+// Weaker levels: maybe a reasonable second choice among the lines scored by this search.
+void apply_level(const SearchRequest& request, const Worker& main, SearchResult& r) {
+  const std::vector<RootMove>& rms = main.root_moves();
+  const std::size_t lines =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(request.multipv, 1)), rms.size());
+  std::vector<ScoredMove> scored;
+  for (std::size_t i = 0; i < lines; ++i) {
+    const Score sc = rms[i].score != kNoScore ? rms[i].score : rms[i].last_score;
+    if (sc == kNoScore) break;
+    scored.push_back(ScoredMove{rms[i].move, sc});
+  }
+  if (scored.empty()) return;
+  LevelRandom rng(request.seed ^ request.root.key());
+  const std::size_t pick = choose_move(request.level, scored, rng);
+  if (pick == 0) return;
+  r.best = rms[pick].move;
+  r.pv = rms[pick].pv;
+  r.ponder = r.pv.size() > 1 ? r.pv[1] : kNullMove;
+  r.score = scored[pick].score;
+}
+
+}  // namespace
+
+SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, SearchControl& control,
+                        const InfoCallback& on_info) {
+  Shared shared{request, tt, control, on_info, {}, {}, SearchControl::now_ns()};
+  shared.budget = plan_time(request.limits, request.move_overhead, popcount(request.root.occupied()));
+  tt.new_search();
+
+  const int threads = std::clamp(request.threads, 1, 64);
+  for (int i = 0; i < threads; ++i) shared.workers.push_back(std::make_unique<Worker>(shared, i));
+  Worker& main = *shared.workers.front();
+  if (main.root_moves().empty()) return SearchResult{};
+  if (request.mode == GoMode::Think && main.root_moves().size() == 1)
+    return forced_reply(main.root_moves().front().move, shared);
+
+  std::vector<std::thread> helpers;
+  for (std::size_t i = 1; i < shared.workers.size(); ++i)
+    helpers.emplace_back([&shared, i] { shared.workers[i]->iterate(); });
+  main.iterate();
+  control.stop.store(true, std::memory_order_relaxed);
+  for (std::thread& t : helpers) t.join();
+
+  SearchResult r = result_of(main, shared);
+  if (request.level.weak_move_percent > 0) apply_level(request, main, r);
+  return r;
+}
+
+}  // namespace damas
