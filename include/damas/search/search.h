@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "damas/engine/engine.h"
+#include "damas/search/limits.h"
 #include "damas/eval/eval.h"
 #include "damas/search/level.h"
 #include "damas/core/position.h"

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <optional>
 
-#include "damas/engine/engine.h"
+#include "damas/search/limits.h"
 
 namespace damas {
 
