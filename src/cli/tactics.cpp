@@ -6,41 +6,27 @@
 
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/text_lines.h"
 
 namespace damas {
-namespace {
-
-std::string trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(first, last - first + 1));
-}
-
-}  // namespace
-
 Expected<std::vector<TacticsPosition>> parse_tactics(std::string_view text, const std::string& source) {
   std::vector<TacticsPosition> out;
-  std::istringstream in{std::string(text)};
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    const std::string where = source + ":" + std::to_string(line_number) + ": ";
-    const std::string content = trim(line);
-    if (content.empty() || content.front() == '#') continue;
+  // '#' may stand in a comment ("stage of #2"): only whole lines are comments here.
+  for (const DataLine& line : data_lines(text, CommentStyle::WholeLineOnly)) {
+    const std::string where = line_location(source, line.number);
+    const std::string_view content = line.text;
     const auto bar1 = content.find('|');
     const auto bar2 = bar1 == std::string::npos ? std::string::npos : content.find('|', bar1 + 1);
     if (bar2 == std::string::npos) return Error{where + "expected \"FEN | solution | comment\""};
     TacticsPosition t;
-    t.line = line_number;
-    t.fen = trim(std::string_view(content).substr(0, bar1));
-    t.comment = trim(std::string_view(content).substr(bar2 + 1));
+    t.line = line.number;
+    t.fen = std::string(trim(content.substr(0, bar1)));
+    t.comment = std::string(trim(content.substr(bar2 + 1)));
     Expected<Position> p = parse_fen(t.fen);
     if (!p) return Error{where + p.error()};
     t.position = *p;
     if (!has_legal_move(t.position)) return Error{where + "the side to move has no legal move"};
-    std::istringstream solutions(trim(std::string_view(content).substr(bar1 + 1, bar2 - bar1 - 1)));
+    std::istringstream solutions(std::string(trim(content.substr(bar1 + 1, bar2 - bar1 - 1))));
     std::string token;
     while (std::getline(solutions, token, ',')) {
       Expected<Move> m = parse_hub_move(t.position, trim(token));
@@ -55,11 +41,9 @@ Expected<std::vector<TacticsPosition>> parse_tactics(std::string_view text, cons
 }
 
 Expected<std::vector<TacticsPosition>> load_tactics(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot open tactics file " + path};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_tactics(text.str(), path);
+  Expected<std::string> text = read_text_file(path, "tactics file");
+  if (!text) return Error{text.error()};
+  return parse_tactics(*text, path);
 }
 
 TacticsAttempt attempt(Engine& engine, const TacticsPosition& t, const SearchLimits& limits) {

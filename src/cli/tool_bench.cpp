@@ -10,6 +10,7 @@
 #include "damas/cli/cli.h"
 #include "damas/engine/engine.h"
 #include "damas/core/notation.h"
+#include "damas/core/text_lines.h"
 
 namespace po = boost::program_options;
 
@@ -43,23 +44,16 @@ int bench_main(const Args& args) {
     return 2;
   }
   const std::string path = vm["file"].as<std::string>();
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "damas bench: cannot open " << path << "\n";
+  const Expected<std::string> text = read_text_file(path, "positions file");
+  if (!text) {
+    std::cerr << "damas bench: " << text.error() << "\n";
     return 2;
   }
   std::vector<Position> positions;
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    line.erase(line.find_last_not_of(" \t\r") + 1);
-    line.erase(0, line.find_first_not_of(" \t"));
-    Expected<Position> p = parse_fen(line);
+  for (const DataLine& line : data_lines(*text)) {
+    Expected<Position> p = parse_fen(line.text);
     if (!p) {
-      std::cerr << "damas bench: " << path << ":" << line_number << ": " << p.error() << "\n";
+      std::cerr << "damas bench: " << line_location(path, line.number) << p.error() << "\n";
       return 2;
     }
     positions.push_back(*p);

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "damas/core/movegen.h"
+#include "damas/core/text_lines.h"
 
 namespace damas {
 namespace {
@@ -38,14 +39,6 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     parts.push_back(s.substr(start, pos - start));
     start = pos + 1;
   }
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
 }
 
 // Checks what every parser must refuse; used after a board has been read.

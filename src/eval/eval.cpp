@@ -8,6 +8,8 @@
 #include <sstream>
 #include <utility>
 
+#include "damas/core/text_lines.h"
+
 namespace damas {
 namespace {
 
@@ -252,18 +254,13 @@ Status set_weight(EvalWeights& w, std::string_view name, long value) {
 
 Expected<EvalWeights> parse_weights(std::string_view text, const std::string& source) {
   EvalWeights w;
-  std::istringstream in{std::string(text)};
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    const std::string where = source + ":" + std::to_string(line_number) + ": ";
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream fields(line);
+  for (const DataLine& line : data_lines(text)) {
+    const std::string where = line_location(source, line.number);
+    std::istringstream fields{std::string(line.text)};
     std::string name;
     std::string value_text;
     std::string extra;
-    if (!(fields >> name)) continue;
+    fields >> name;
     if (!(fields >> value_text)) return Error{where + "missing value for " + name};
     if (fields >> extra) return Error{where + "unexpected \"" + extra + "\" after the value"};
     long value = 0;
@@ -276,11 +273,9 @@ Expected<EvalWeights> parse_weights(std::string_view text, const std::string& so
 }
 
 Expected<EvalWeights> load_weights(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot open weights file " + path};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_weights(text.str(), path);
+  Expected<std::string> text = read_text_file(path, "weights file");
+  if (!text) return Error{text.error()};
+  return parse_weights(*text, path);
 }
 
 std::string weights_to_text(const EvalWeights& w) {

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "damas/core/notation.h"
+#include "damas/core/text_lines.h"
 #include "damas/engine/options.h"
 
 namespace damas {
@@ -64,17 +65,9 @@ std::string format_elo(const EloEstimate& e) {
 
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source) {
   std::vector<Opening> out;
-  std::istringstream in{std::string(text)};
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    const auto last = line.find_last_not_of(" \t\r");
-    const std::string opening_text = line.substr(first, last - first + 1);
-    const std::string where = source + ":" + std::to_string(line_number) + ": ";
+  for (const DataLine& line : data_lines(text)) {
+    const std::string opening_text(line.text);
+    const std::string where = line_location(source, line.number);
     if (opening_text.size() > 1 && (opening_text[0] == 'W' || opening_text[0] == 'B') && opening_text[1] == ':') {
       Expected<Position> start = parse_fen(opening_text);
       if (!start) return Error{where + start.error()};
@@ -96,11 +89,9 @@ Position Opening::position() const {
 }
 
 Expected<std::vector<Opening>> load_openings(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{"cannot open openings file " + path};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_openings(text.str(), path);
+  Expected<std::string> text = read_text_file(path, "openings file");
+  if (!text) return Error{text.error()};
+  return parse_openings(*text, path);
 }
 
 // ---- Option lists ---------------------------------------------------------------------------
