@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/engine/bench.h"
 #include "damas/engine/engine.h"
 #include "damas/core/notation.h"
 #include "damas/core/text_lines.h"
@@ -15,19 +16,13 @@
 namespace po = boost::program_options;
 
 namespace damas::cli {
-namespace {
-
-constexpr int kDefaultDepth = 15;
-constexpr const char* kBenchHash = "16";  // MiB, part of the signature
-
-}  // namespace
 
 int bench_main(const Args& args) {
   po::options_description desc("damas bench [--depth N] [--file F] [--verbose] [--lmr false ...]");
   desc.add_options()("help,h", "show this help")(
-      "depth,d", po::value<int>()->default_value(kDefaultDepth), "search depth of every position")(
-      "file", po::value<std::string>()->default_value(std::string(DAMAS_SOURCE_DIR) + "/bench/bench-positions.txt"),
-      "positions, one FEN a line ('#' comments)")(
+      "depth,d", po::value<int>()->default_value(kBenchDepth), "search depth of every position")(
+      "file", po::value<std::string>()->default_value(""),
+      "positions, one FEN a line ('#' comments); default: the built-in bench/bench-positions.txt")(
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
       "verbose,v", po::bool_switch(), "one line per position");
   // The selective-search switches, for node counts of each feature against its absence.
@@ -44,59 +39,41 @@ int bench_main(const Args& args) {
     return 2;
   }
   const std::string path = vm["file"].as<std::string>();
-  const Expected<std::string> text = read_text_file(path, "positions file");
-  if (!text) {
-    std::cerr << "damas bench: " << text.error() << "\n";
+  Expected<std::vector<Position>> positions = Error{""};
+  if (path.empty()) {
+    positions = parse_bench_positions(builtin_bench_positions(), "bench/bench-positions.txt");
+  } else {
+    const Expected<std::string> text = read_text_file(path, "positions file");
+    positions = text ? parse_bench_positions(*text, path) : Error{text.error()};
+  }
+  if (!positions) {
+    std::cerr << "damas bench: " << positions.error() << "\n";
     return 2;
   }
-  std::vector<Position> positions;
-  for (const DataLine& line : data_lines(*text)) {
-    Expected<Position> p = parse_fen(line.text);
-    if (!p) {
-      std::cerr << "damas bench: " << line_location(path, line.number) << p.error() << "\n";
-      return 2;
-    }
-    positions.push_back(*p);
-  }
 
-  Engine engine;
-  for (const auto& [name, value] : {std::pair<std::string_view, std::string>{option::kThreads, "1"},
-                                    {option::kHash, kBenchHash},
-                                    {option::kEvalFile, vm["eval-file"].as<std::string>()}}) {
-    if (Status s = engine.set_option(name, value); !s) {
-      std::cerr << "damas bench: " << s.error() << "\n";
-      return 2;
-    }
-  }
+  std::vector<std::pair<std::string, std::string>> options = {
+      {std::string(option::kEvalFile), vm["eval-file"].as<std::string>()}};
   for (const std::string_view name : option::kSearchSwitches) {
-    if (!vm.count(std::string(name))) continue;
-    if (Status s = engine.set_option(name, vm[std::string(name)].as<std::string>()); !s) {
-      std::cerr << "damas bench: " << s.error() << "\n";
-      return 2;
-    }
+    if (vm.count(std::string(name))) options.emplace_back(name, vm[std::string(name)].as<std::string>());
   }
-  SearchLimits limits;
-  limits.depth = depth;
-  std::uint64_t nodes = 0;
-  double seconds = 0;
+  const bool verbose = vm["verbose"].as<bool>();
+  const BenchProgress print_position = [&](std::size_t i, const Position& p, const SearchResult& r) {
+    if (!verbose) return;
+    std::printf("%2zu %-52s %-10s %+6d %11llu %8.3f s %6.2f M\n", i + 1, to_fen(p).c_str(),
+                r.best.is_null() ? "-" : to_hub_move(r.best).c_str(), r.score,
+                static_cast<unsigned long long>(r.nodes), r.seconds,
+                r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds / 1e6 : 0.0);
+  };
   const std::clock_t cpu_start = std::clock();
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    engine.new_game();
-    if (Status s = engine.set_position(positions[i]); !s) {
-      std::cerr << "damas bench: " << s.error() << "\n";
-      return 2;
-    }
-    const SearchResult r = engine.search(limits, GoMode::Analyze);
-    nodes += r.nodes;
-    seconds += r.seconds;
-    if (vm["verbose"].as<bool>())
-      std::printf("%2zu %-52s %-10s %+6d %11llu %8.3f s %6.2f M\n", i + 1, to_fen(positions[i]).c_str(),
-                  r.best.is_null() ? "-" : to_hub_move(r.best).c_str(), r.score,
-                  static_cast<unsigned long long>(r.nodes), r.seconds,
-                  r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds / 1e6 : 0.0);
+  const Expected<BenchTotals> totals = run_bench(*positions, depth, options, print_position);
+  if (!totals) {
+    std::cerr << "damas bench: " << totals.error() << "\n";
+    return 2;
   }
   const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-  std::printf("positions %zu depth %d\nnodes %llu\ntime %.3f s\nnps %.2f M\n", positions.size(), depth,
+  const double seconds = totals->seconds;
+  const std::uint64_t nodes = totals->nodes;
+  std::printf("positions %zu depth %d\nnodes %llu\ntime %.3f s\nnps %.2f M\n", positions->size(), depth,
               static_cast<unsigned long long>(nodes), seconds,
               seconds > 0 ? static_cast<double>(nodes) / seconds / 1e6 : 0.0);
   // On a shared machine the process's CPU time is the steadier speed figure.
