@@ -28,6 +28,7 @@ const std::map<std::string, std::set<std::string>>& allowed_arrows() {
       {"dxp", {"engine", "core"}},
       {"match", {"hub", "engine", "core"}},
       {"web", {"engine", "core"}},
+      {"wasm", {"hub", "web", "engine", "core"}},
       {"cli", {"hub", "dxp", "match", "web", "engine", "search", "eval", "egdb", "core"}},
       {"main", {"cli"}},
   };

@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "damas/core/movegen.h"
 
@@ -63,11 +65,22 @@ Expected<std::int64_t> parse_int(std::string_view name, std::string_view text, s
   return v;
 }
 
+// A plain decimal number ("1.5", "2e-3", "-0.1"); no hex, no sign '+', no "inf"/"nan".
+// (std::from_chars for double is missing from Emscripten's libc++, hence strtod.)
+std::optional<double> parse_decimal(std::string_view text) {
+  if (text.empty() || text.front() == '+' || text.find_first_not_of("0123456789.eE+-") != std::string_view::npos)
+    return std::nullopt;
+  const std::string copy(text);
+  char* end = nullptr;
+  const double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size()) return std::nullopt;
+  return v;
+}
+
 Expected<double> parse_real(std::string_view name, std::string_view text, double lo, double hi) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v) || v < lo ||
-      v > hi)
+  const std::optional<double> parsed = parse_decimal(text);
+  const double v = parsed.value_or(0);
+  if (!parsed || !std::isfinite(v) || v < lo || v > hi)
     return Error{"bad " + std::string(name) + " '" + shown(text) + "' (expected seconds from " +
                  format_real(lo, 0) + " to " + format_real(hi, 0) + ")"};
   return v;

@@ -1,0 +1,144 @@
+// Browser tests of the WebAssembly engine (issue 13): headless Chromium opens build/web/engine.html
+// from a local static server and drives the engine in its Web Worker over the Hub protocol.
+// Usage: node wasm.test.mjs WEB_DIR NATIVE_DAMAS [RESULTS_FILE]
+// Prints one line per test and a closing "N passed, N failed"; exits 1 if any failed.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { serve } from "./static-server.mjs";
+
+const [webDir, nativeDamas, resultsFile] = process.argv.slice(2);
+if (!webDir || !nativeDamas) {
+  console.error("usage: node wasm.test.mjs WEB_DIR NATIVE_DAMAS [RESULTS_FILE]");
+  process.exit(2);
+}
+
+const server = await serve(webDir, 0);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox"],
+});
+const page = await browser.newPage();
+const consoleErrors = [];
+page.on("pageerror", (e) => consoleErrors.push(String(e)));
+page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+
+const results = {};
+let passed = 0;
+let failed = 0;
+async function test(name, body) {
+  try {
+    await body();
+    passed++;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.message}`);
+  }
+}
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// Runs in the page: sends `lines` one by one and collects every line the engine writes until
+// `until` (a regexp source) matches one, or `ms` milliseconds pass.
+async function exchange(lines, until, ms = 20000) {
+  return page.evaluate(async ({ lines, until, ms }) => {
+    const hub = window.damasHub;
+    const seen = [];
+    const previous = hub.onLine;
+    const done = new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      hub.onLine = (line) => {
+        seen.push(line);
+        if (previous) previous(line);
+        if (new RegExp(until).test(line)) { clearTimeout(timer); resolve(true); }
+      };
+    });
+    for (const l of lines) hub.send(l);
+    const matched = await done;
+    hub.onLine = previous;
+    return { matched, seen };
+  }, { lines, until, ms });
+}
+
+await test("the page loads the engine and the worker answers", async () => {
+  await page.goto(base + "engine.html");
+  const loadedMs = await page.waitForFunction(() => window.damasLoadedMs, null, { timeout: 30000 });
+  results.loadMs = await loadedMs.jsonValue();
+  expect(await page.evaluate(() => self.crossOriginIsolated), "page is not cross-origin isolated");
+});
+
+await test("Hub handshake through the worker: id, params, wait; init answers ready", async () => {
+  const hello = await exchange(["hub"], "^wait$");
+  expect(hello.matched, "no wait after hub: " + hello.seen.join(" | "));
+  expect(hello.seen.some((l) => /^id name=damas/.test(l)), "no id line");
+  expect(hello.seen.some((l) => /^param name=variant /.test(l)), "no variant param");
+  const init = await exchange(["init"], "^ready$");
+  expect(init.matched, "no ready after init");
+  results.readyMs = await page.evaluate(() => performance.now());
+});
+
+await test("a bad line gets an error and the engine keeps answering ping", async () => {
+  const r = await exchange(["pos pos=Wxyz", "ping"], "^pong$");
+  expect(r.matched, "no pong");
+  expect(r.seen.some((l) => /^error/.test(l)), "no error for a bad position: " + r.seen.join(" | "));
+});
+
+await test("a search from the start ends in one done with a legal first move", async () => {
+  const r = await exchange(["pos", "level depth=8", "go think"], "^done");
+  expect(r.matched, "no done");
+  const done = r.seen.filter((l) => /^done/.test(l));
+  expect(done.length === 1, "done lines: " + done.length);
+  const move = /move=(\S+)/.exec(done[0])[1];
+  const legal = ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"];
+  expect(legal.includes(move), "not a legal first move: " + move);
+});
+
+await test("stop and ping during a long search: pong at once, exactly one done", async () => {
+  const r = await page.evaluate(async () => {
+    const hub = window.damasHub;
+    const seen = [];
+    const previous = hub.onLine;
+    hub.onLine = (line) => seen.push(line);
+    hub.send("pos");
+    hub.send("level infinite");
+    hub.send("go analyze");
+    await new Promise((ok) => setTimeout(ok, 400));
+    const before = seen.filter((l) => /^done/.test(l)).length;
+    hub.send("ping");
+    await new Promise((ok) => setTimeout(ok, 200));
+    const pongDuringSearch = seen.includes("pong") && seen.filter((l) => /^done/.test(l)).length === 0;
+    hub.send("stop");
+    await new Promise((ok) => setTimeout(ok, 1500));
+    hub.onLine = previous;
+    return { before, pongDuringSearch, dones: seen.filter((l) => /^done/.test(l)).length,
+             infos: seen.filter((l) => /^info/.test(l)).length };
+  });
+  expect(r.before === 0, "done before stop");
+  expect(r.pongDuringSearch, "no pong during the search");
+  expect(r.dones === 1, "done lines after stop: " + r.dones);
+  expect(r.infos > 0, "no info lines during the search");
+});
+
+await test("the bench in the browser counts exactly the native bench's nodes", async () => {
+  const native = execFileSync(nativeDamas, ["bench"], { encoding: "utf8" });
+  const nativeNodes = Number(/^nodes (\d+)$/m.exec(native)[1]);
+  const nativeSeconds = Number(/^time ([0-9.]+) s$/m.exec(native)[1]);
+  const web = await page.evaluate(() => window.damasHub.bench(15));
+  results.bench = { nativeNodes, nativeSeconds, webNodes: web.nodes, webSeconds: web.seconds,
+                    nativeNps: nativeNodes / nativeSeconds, webNps: web.nodes / web.seconds };
+  expect(web.nodes === nativeNodes, `browser ${web.nodes} nodes, native ${nativeNodes}`);
+});
+
+await test("no errors in the page's console", async () => {
+  expect(consoleErrors.length === 0, consoleErrors.join(" | "));
+});
+
+await browser.close();
+server.close();
+if (resultsFile) writeFileSync(resultsFile, JSON.stringify(results, null, 2) + "\n");
+console.log(JSON.stringify(results));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

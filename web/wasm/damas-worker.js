@@ -1,0 +1,70 @@
+// damas in a Web Worker. The Hub protocol line by line over postMessage, exactly as on
+// stdin/stdout: post a string (one line, or several separated by "\n"), receive one string per
+// output line. Objects are for what is not Hub:
+//   {type: "bench", depth}  ->  {type: "bench", nodes, seconds} or {type: "error", message}
+// The worker posts {type: "loaded"} once the module is ready; lines posted before are kept.
+//
+// The search runs on its own thread (a pthread, which Emscripten makes a nested worker), so this
+// worker's event loop stays free: `stop` and `ping` are handled during a search. Output written
+// by the search thread waits in the module's queue; the worker drains it every few milliseconds.
+"use strict";
+
+importScripts("damas.js");
+
+const kDrainMilliseconds = 2;
+let engine = null;
+const early = [];
+
+function drain() {
+  if (!engine) return;
+  const text = engine.output(engine.hub);
+  if (!text) return;
+  for (const line of text.split("\n")) {
+    if (line !== "") postMessage(line);
+  }
+}
+
+function handle(message) {
+  if (typeof message === "string") {
+    engine.input(engine.hub, message);
+    drain();
+    return;
+  }
+  if (message && message.type === "bench") {
+    const depth = Number.isInteger(message.depth) ? message.depth : 15;
+    if (depth < 1 || depth > 100) {
+      postMessage({ type: "error", message: "bench depth must be between 1 and 100" });
+      return;
+    }
+    const answer = engine.bench(engine.hub, depth);
+    const m = /^nodes (\d+) seconds ([0-9.]+)$/.exec(answer);
+    if (m) postMessage({ type: "bench", nodes: Number(m[1]), seconds: Number(m[2]) });
+    else postMessage({ type: "error", message: answer });
+    return;
+  }
+  postMessage({ type: "error", message: "expected a Hub line (string) or {type: \"bench\"}" });
+}
+
+self.onmessage = (event) => {
+  if (engine) handle(event.data);
+  else early.push(event.data);
+};
+
+const here = self.location.href;
+createDamas({
+  // Emscripten's pthread workers load the main script by this URL (not this worker's).
+  mainScriptUrlOrBlob: new URL("damas.js", here).href,
+  locateFile: (path) => new URL(path, here).href,
+}).then((module) => {
+  engine = {
+    hub: module._damas_hub_new(),
+    input: module.cwrap("damas_hub_input", "number", ["number", "string"]),
+    output: module.cwrap("damas_hub_output", "string", ["number"]),
+    bench: module.cwrap("damas_bench", "string", ["number", "number"]),
+  };
+  setInterval(drain, kDrainMilliseconds);
+  postMessage({ type: "loaded" });
+  for (const message of early.splice(0)) handle(message);
+}, (error) => {
+  postMessage({ type: "error", message: "the engine failed to load: " + error });
+});
