@@ -85,6 +85,48 @@ TEST_CASE("notation: malformed FENs are errors with a reason", "[notation]") {
   }
 }
 
+TEST_CASE("notation: FENs with algebraic squares (lidraughts, pydraughts ballots) read like numeric ones", "[notation]") {
+  // Ballot I-1 of the FMJD-64 Brazilian table, as pydraughts' ballot file and our .txt write it.
+  const Expected<Position> alg =
+      parse_fen("B:Wa1,c3,e3,g3,b4,c1,e1,g1,b2,d2,f2,h2:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
+  const Expected<Position> num = parse_fen("B:W29,22,23,24,17,30,31,32,25,26,27,28:B9,10,11,12,5,6,7,8,1,2,3,4");
+  REQUIRE(alg.has_value());
+  REQUIRE(num.has_value());
+  CHECK(*alg == *num);
+  const Expected<Position> kings = parse_fen("W:WKd4,c3:BKh8,b6");
+  REQUIRE(kings.has_value());
+  CHECK(to_fen(*kings) == "W:WK18,22:BK4,9");
+  CHECK(to_fen(*kings, FenStyle::Algebraic) == "W:WKd4,c3:BKh8,b6");
+}
+
+TEST_CASE("notation: FEN output in algebraic style reads back to the same position", "[notation]") {
+  CHECK(to_fen(Position::start(), FenStyle::Algebraic) ==
+        "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6");
+  for (const Position& p : random_positions(500)) {
+    const Expected<Position> f = parse_fen(to_fen(p, FenStyle::Algebraic));
+    REQUIRE(f.has_value());
+    CHECK(*f == p);
+  }
+}
+
+TEST_CASE("notation: bad algebraic FEN squares are errors naming the token", "[notation]") {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"W:Wa2:Bb8", "\"a2\" is a light square"},
+      {"W:Wi9:Bb8", "\"i9\""},
+      {"W:Wc3,c3:Bb8", "\"c3\" is used twice"},
+      {"W:Wc3:Bc3", "\"c3\" is used twice"},
+      {"W:Wb8:Bd6", "crowned"},
+      {"W:Wc33:Bb8", "\"c33\""},
+      {"W:WKz:Bb8", "\"z\""},
+  };
+  for (const auto& [text, reason] : bad) {
+    const Expected<Position> p = parse_fen(text);
+    INFO(text);
+    REQUIRE_FALSE(p.has_value());
+    CHECK_THAT(p.error(), Catch::Contains(reason));
+  }
+}
+
 TEST_CASE("notation: malformed Hub position strings are errors", "[notation]") {
   CHECK_FALSE(parse_hub_position("").has_value());
   CHECK_FALSE(parse_hub_position("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwww").has_value());    // 32 chars

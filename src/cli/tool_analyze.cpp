@@ -39,12 +39,12 @@ int analyze_main(const Args& args) {
   po::options_description desc(
       "damas analyze [--fen F] [--moves \"...\"] [--depth N | --time S | --nodes N] [engine options]");
   desc.add_options()("help,h", "show this help")(
-      "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN")(
+      "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN (numeric or algebraic squares)")(
       "moves", po::value<std::string>()->default_value(""), "moves played from the FEN first")(
       "depth,d", po::value<int>(), "search depth in plies")(
       "time,t", po::value<double>(), "search time in seconds")(
       "nodes,n", po::value<std::uint64_t>(), "node budget")(
-      "algebraic", po::bool_switch(), "print moves as c3-d4 instead of 22-18");
+      "algebraic", po::bool_switch(), "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares");
   po::options_description engine_desc("engine options (same names as the Hub parameters)");
   add_engine_options(engine_desc);
   desc.add(engine_desc);
@@ -102,7 +102,7 @@ int analyze_main(const Args& args) {
   if (!limits.depth && !limits.move_time && !limits.nodes) limits.move_time = 5.0;
 
   const bool algebraic = vm["algebraic"].as<bool>();
-  std::cout << to_diagram(root) << "\n" << to_fen(root) << "\n";
+  std::cout << to_diagram(root) << "\n" << to_fen(root, algebraic ? FenStyle::Algebraic : FenStyle::Numeric) << "\n";
   const SearchResult r = engine.search(limits, GoMode::Analyze, [&](const SearchInfo& info) {
     std::ostringstream line;
     if (info.multipv_index > 1) line << "  line " << info.multipv_index << ' ';

@@ -103,7 +103,12 @@ Expected<Position> parse_fen(std::string_view text) {
         item.remove_prefix(1);
       }
       int first = 0, last = 0;
-      if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
+      if (!item.empty() && item[0] >= 'a' && item[0] <= 'z') {
+        // Algebraic square (a1..h8), as lidraughts and pydraughts write 8x8 FENs.
+        const Expected<Square> sq = parse_square_name(item);
+        if (!sq) return Error{"FEN: " + sq.error()};
+        first = last = square_number(*sq);
+      } else if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
         first = parse_small_int(item.substr(0, dash));
         last = parse_small_int(item.substr(dash + 1));
         if (first < 1 || last < first || last > 32)
@@ -114,7 +119,9 @@ Expected<Position> parse_fen(std::string_view text) {
       }
       for (int n = first; n <= last; ++n) {
         const Bitboard b = bb(square_from_number(n));
-        if ((pieces[0] | pieces[1]) & b) return Error{"FEN: square " + std::to_string(n) + " is used twice"};
+        if ((pieces[0] | pieces[1]) & b)
+          return Error{"FEN: square " + quoted(item) + (first == last ? "" : " (" + std::to_string(n) + ")") +
+                       " is used twice"};
         pieces[index(c)] |= b;
         if (king) kings |= b;
       }
@@ -124,7 +131,7 @@ Expected<Position> parse_fen(std::string_view text) {
   return Position::from_pieces(pieces[0], pieces[1], kings, side);
 }
 
-std::string to_fen(const Position& p) {
+std::string to_fen(const Position& p, FenStyle style) {
   std::string s = p.side_to_move() == Color::White ? "W" : "B";
   for (Color c : {Color::White, Color::Black}) {
     s += c == Color::White ? ":W" : ":B";
@@ -135,7 +142,7 @@ std::string to_fen(const Position& p) {
       if (!first) s += ',';
       first = false;
       if (p.kings() & b) s += 'K';
-      s += std::to_string(n);
+      s += style == FenStyle::Algebraic ? square_name(square_from_number(n)) : std::to_string(n);
     }
   }
   return s;

@@ -24,11 +24,15 @@ int to_numbering(int standard_number, Numbering n);
 int from_numbering(int number, Numbering n);
 
 // ---- Positions ----
-// PDN FEN, e.g. "W:W21-32:B1-12" or "B:W18,K5:BK29". Ranges are accepted on input. Rejected:
-// unknown side letter, bad square number, a square used twice, more than 12 pieces a side, a
-// man on the row where it would already have been crowned. An empty side is valid.
+// PDN FEN, e.g. "W:W21-32:B1-12" or "B:W18,K5:BK29", or with algebraic squares as lidraughts
+// and pydraughts write 8x8 FENs: "B:Wa1,c3,Kd4:Bb6". Ranges are accepted on input (numeric only).
+// Rejected, naming the token: unknown side letter, bad square number or name, a light square,
+// a square used twice, more than 12 pieces a side, a man on the row where it would already
+// have been crowned. An empty side is valid.
 Expected<Position> parse_fen(std::string_view text);
-std::string to_fen(const Position& p);  // kings marked K, squares ascending, no ranges
+enum class FenStyle { Numeric, Algebraic };
+// Kings marked K, squares in standard order (1 = b8 .. 32 = g1), no ranges.
+std::string to_fen(const Position& p, FenStyle style = FenStyle::Numeric);
 inline constexpr std::string_view kStartFen = "W:W21-32:B1-12";
 
 // Hub position string: side letter (W/B) then 32 of w b W B e, in standard square order
