@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "damas/core/movegen.h"
 #include "damas/dxp/dxp_framing.h"
 #include "damas/dxp/dxp_message.h"
-#include "damas/core/movegen.h"
 
 namespace {
 
@@ -77,7 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   std::size_t piece_count = 0;
-  for (std::size_t i = 0; i < bytes.size(); i += chunk) piece_count += pieces.feed(bytes.substr(i, chunk)).size();
+  for (std::size_t i = 0; i < bytes.size(); i += chunk)
+    piece_count += pieces.feed(bytes.substr(i, chunk)).size();
   // Cutting the stream differently never changes how many messages come out.
   check(whole_count == piece_count);
   check(whole.pending() == pieces.pending());

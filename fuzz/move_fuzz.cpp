@@ -27,12 +27,12 @@ bool legal(const Position& p, const Move& m) {
 const std::array<Position, 6>& positions() {
   static const std::array<Position, 6> kPositions = [] {
     const char* fens[] = {
-        "W:W21-32:B1-12",                      // start
-        "W:W18,21,23-32:B1-10,12,15",          // a forced capture
+        "W:W21-32:B1-12",                        // start
+        "W:W18,21,23-32:B1-10,12,15",            // a forced capture
         "W:W20,21,23,25,27-32:B1-7,9-11,14,15",  // captures for White
-        "B:WK29,K32,14:BK4,K1,10",             // kings both sides
-        "W:WK31:B10,12,19,21,23,26",           // a king with many capture routes
-        "B:W5,13:B1",                          // White blocked after Black's move
+        "B:WK29,K32,14:BK4,K1,10",               // kings both sides
+        "W:WK31:B10,12,19,21,23,26",             // a king with many capture routes
+        "B:W5,13:B1",                            // White blocked after Black's move
     };
     std::array<Position, 6> a{};
     for (std::size_t i = 0; i < a.size(); ++i) {

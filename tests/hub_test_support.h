@@ -186,7 +186,8 @@ inline std::string replay(const std::vector<Step>& steps, Transport& t) {
   }
   t.send("ping");
   const std::optional<std::string> got = t.receive(kTimeout);
-  if (!got || *got != "pong") return "after the transcript: expected pong, got \"" + got.value_or("<timeout>") + "\"";
+  if (!got || *got != "pong")
+    return "after the transcript: expected pong, got \"" + got.value_or("<timeout>") + "\"";
   return "";
 }
 
@@ -307,7 +308,8 @@ class EngineProcess {
  private:
   void drain() {
     char buf[1 << 16];
-    for (auto [fd, buffer, eof] : {std::tuple{out_, &out_buffer_, &out_eof_}, std::tuple{err_, &err_buffer_, &err_eof_}}) {
+    for (auto [fd, buffer, eof] :
+         {std::tuple{out_, &out_buffer_, &out_eof_}, std::tuple{err_, &err_buffer_, &err_eof_}}) {
       while (fd >= 0 && !*eof) {
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n > 0) buffer->append(buf, static_cast<std::size_t>(n));
@@ -505,7 +507,8 @@ inline std::string pyd_check_info(const std::string& arg) {
 }
 
 // HubEngine.go's handling of `done`: bestmove = args[0][1], ponder = args[1][1] iff two args.
-inline std::string pyd_parse_done(const std::string& arg, std::string& best, std::optional<std::string>& ponder) {
+inline std::string pyd_parse_done(const std::string& arg, std::string& best,
+                                  std::optional<std::string>& ponder) {
   std::vector<std::string> args;
   std::istringstream in(arg);
   for (std::string w; in >> w;) args.push_back(w);
@@ -561,7 +564,8 @@ std::string check_hostile_lines(Send send, Receive receive) {
       const std::optional<std::string> got = receive(kTimeout);
       if (!got) return "no pong after: " + h.what;
       if (*got == "pong") break;
-      if (got->rfind("error message=", 0) != 0) return "unexpected \"" + got->substr(0, 200) + "\" after: " + h.what;
+      if (got->rfind("error message=", 0) != 0)
+        return "unexpected \"" + got->substr(0, 200) + "\" after: " + h.what;
       ++errors;
     }
     if (h.errors >= 0 ? errors != h.errors : errors > 1)

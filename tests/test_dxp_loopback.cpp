@@ -20,11 +20,11 @@
 #include <sstream>
 #include <thread>
 
-#include "dxp_test_helpers.h"
-#include "damas/dxp/dxp_transport.h"
-#include "damas/engine/engine.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/dxp/dxp_transport.h"
+#include "damas/engine/engine.h"
+#include "dxp_test_helpers.h"
 
 using namespace damas;
 using namespace damas::dxp;
@@ -336,7 +336,8 @@ TEST_CASE("loopback: our initiator against our follower plays complete games", "
   CHECK(reports[0].end == "peer closed the connection");
 }
 
-TEST_CASE("loopback: a pydraughts-like initiator plays complete games in the a1 numbering", "[dxp][loopback]") {
+TEST_CASE("loopback: a pydraughts-like initiator plays complete games in the a1 numbering",
+          "[dxp][loopback]") {
   // pydraughts (DXP.md section 7): B-form GAMEREQ, 000 minutes, MOVE time 0000, unsorted
   // captures, one recv = one message, a new connection per game, E01 at the end, never sends
   // the move that ends the game, closes the connection itself.
@@ -537,9 +538,9 @@ TEST_CASE("loopback: `damas dxp` follower and initiator processes play a match",
   REQUIRE(std::system(("rm -rf " + dir + " && mkdir " + dir).c_str()) == 0);
   const std::string bin = DAMAS_BINARY;
   // The follower picks a free port and reports it on stderr.
-  const std::string follower_cmd = "timeout 60 " + bin + " dxp --port 0 --max-connections 1 --depth 2 --hash 1 " +
-                                   "--numbering a1 --pace 2 --pdn " + dir + "/follower.pdn 2>" + dir +
-                                   "/follower.log &";
+  const std::string follower_cmd =
+      "timeout 60 " + bin + " dxp --port 0 --max-connections 1 --depth 2 --hash 1 " +
+      "--numbering a1 --pace 2 --pdn " + dir + "/follower.pdn 2>" + dir + "/follower.log &";
   REQUIRE(std::system(follower_cmd.c_str()) == 0);
   std::string port;
   for (int i = 0; i < 500 && port.empty(); ++i) {
@@ -552,9 +553,10 @@ TEST_CASE("loopback: `damas dxp` follower and initiator processes play a match",
     }
   }
   REQUIRE(!port.empty());
-  const std::string initiator_cmd = "timeout 60 " + bin + " dxp --connect --port " + port +
-                                    " --initiator --games 2 --depth 2 --hash 1 --numbering a1 --pace 2 --pdn " +
-                                    dir + "/initiator.pdn >" + dir + "/initiator.out 2>" + dir + "/initiator.log";
+  const std::string initiator_cmd =
+      "timeout 60 " + bin + " dxp --connect --port " + port +
+      " --initiator --games 2 --depth 2 --hash 1 --numbering a1 --pace 2 --pdn " + dir + "/initiator.pdn >" +
+      dir + "/initiator.out 2>" + dir + "/initiator.log";
   const int rc = std::system(initiator_cmd.c_str());
   CHECK(rc == 0);
   std::ifstream out(dir + "/initiator.out");
@@ -576,7 +578,8 @@ TEST_CASE("loopback: `damas dxp` follower and initiator processes play a match",
     const std::string text = s.str();
     INFO(file << "\n" << text);
     std::size_t games = 0;
-    for (std::size_t at = text.find("[Event"); at != std::string::npos; at = text.find("[Event", at + 1)) ++games;
+    for (std::size_t at = text.find("[Event"); at != std::string::npos; at = text.find("[Event", at + 1))
+      ++games;
     CHECK(games == 2);
     CHECK(text.find("[Result \"*\"]") == std::string::npos);
   }

@@ -2,11 +2,11 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "dxp_test_helpers.h"
-#include "damas/dxp/dxp_framing.h"
-#include "damas/dxp/dxp_message.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/dxp/dxp_framing.h"
+#include "damas/dxp/dxp_message.h"
+#include "dxp_test_helpers.h"
 
 using namespace damas;
 using namespace damas::dxp;
@@ -160,9 +160,9 @@ TEST_CASE("MOVE layouts: quiet, capture, unsorted captured squares", "[dxp]") {
 
 TEST_CASE("MOVE <-> Move in both numberings, on the pydraughts example game", "[dxp]") {
   // Moves in a1 numbering as pydraughts sent them (protocol notes, section 8 / HUB.md 13).
-  const std::vector<std::string> wire = {"M0000101400", "M0000231900", "M000014230119", "M000028190123",
-                                         "M0000061000", "M0000242000", "M0000121600", "M0000312800",
-                                         "M00001614021920"};
+  const std::vector<std::string> wire = {"M0000101400",   "M0000231900", "M000014230119",
+                                         "M000028190123", "M0000061000", "M0000242000",
+                                         "M0000121600",   "M0000312800", "M00001614021920"};
   Position p = Position::start();
   for (const std::string& text : wire) {
     const MoveMessage mm = parse_as<MoveMessage>(text);

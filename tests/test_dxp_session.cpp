@@ -4,10 +4,10 @@
 #include <deque>
 #include <random>
 
-#include "dxp_test_helpers.h"
-#include "damas/dxp/dxp.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/dxp/dxp.h"
+#include "dxp_test_helpers.h"
 
 using namespace damas;
 using namespace damas::dxp;
@@ -22,7 +22,8 @@ const std::string kStartB = "Wzzzzzzzzzzzzeeeeeeeewwwwwwwwwwww";
 std::string gamereq(char follower, int minutes, int moves, const std::string& position = kStartB) {
   char numbers[8];
   std::snprintf(numbers, sizeof numbers, "%03d%03d", minutes, moves);
-  return cat("R01", pad32("Tester")) + follower + numbers + (position.empty() ? std::string("A") : cat("B", position));
+  return cat("R01", pad32("Tester")) + follower + numbers +
+         (position.empty() ? std::string("A") : cat("B", position));
 }
 
 struct RecordingSink final : Sink {
@@ -177,7 +178,8 @@ TEST_CASE("GAMEREQ refusals: other version, malformed, no legal move", "[dxp]") 
 }
 
 TEST_CASE("illegal, malformed or untimely MOVE: CHAT with the reason, GAMEEND, game saved", "[dxp]") {
-  const std::string bad = GENERATE(as<std::string>{}, "M0000131700", "M000009", "M0000091300x", "M0000211700");
+  const std::string bad =
+      GENERATE(as<std::string>{}, "M0000131700", "M000009", "M0000091300x", "M0000211700");
   RecordingSink sink;
   Session s(follower_config(), sink);
   if (bad == "M0000211700") {
@@ -301,7 +303,7 @@ TEST_CASE("a silent peer: the game is saved, GAMEEND sent and the connection clo
   Session s(follower_config(), sink);
   s.on_connected(Millis{0});
   s.on_message(gamereq('W', 0, 0), Millis{100});  // untimed: only the silence limit applies
-  CHECK(!s.deadline());  // we are thinking: nothing to wait for
+  CHECK(!s.deadline());                           // we are thinking: nothing to wait for
   answer(s, sink, Millis{200});
   sink.sent.clear();
   REQUIRE(s.deadline());
@@ -356,7 +358,8 @@ struct Match {
   std::mt19937 rng{12345};
   Millis now{0};
 
-  Match(SessionConfig ic, SessionConfig fc) : initiator(std::move(ic), isink), follower(std::move(fc), fsink) {}
+  Match(SessionConfig ic, SessionConfig fc)
+      : initiator(std::move(ic), isink), follower(std::move(fc), fsink) {}
 
   // Delivers messages and answers searches until both sides are closed (bounded).
   void run() {
@@ -476,7 +479,7 @@ TEST_CASE("initiator: peer's GAMEEND mid-game is acknowledged and the next game 
   CHECK(sink.saved[0].result == GameResult::WhiteWins);
   // Last game: our own GAMEEND carries stop code 1 and the initiator closes after the ack.
   s.on_message(cat("A", pad32("peer")) + "0", Millis{4});
-  CHECK(!sink.ticket);  // we are Black
+  CHECK(!sink.ticket);                     // we are Black
   s.on_message("M0000211700", Millis{5});  // standard numbering 21-17
   answer(s, sink, Millis{6});
   sink.sent.clear();

@@ -5,14 +5,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <mutex>
+#include <thread>
 #include <vector>
 
-#include "rules_helpers.h"
-#include "damas/engine/engine.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/engine/engine.h"
+#include "rules_helpers.h"
 
 using namespace damas;
 using damas::testing::fen;
@@ -61,12 +61,11 @@ TEST_CASE("engine: every go gets exactly one done, also when stopped at once", "
   std::vector<Move> bests;
   const int kSearches = 20;
   for (int i = 0; i < kSearches; ++i) {
-    engine.go(SearchLimits{}, i % 3 == 0 ? GoMode::Analyze : GoMode::Think, {},
-              [&](const SearchResult& r) {
-                std::lock_guard lock(m);
-                bests.push_back(r.best);
-                ++done;
-              });
+    engine.go(SearchLimits{}, i % 3 == 0 ? GoMode::Analyze : GoMode::Think, {}, [&](const SearchResult& r) {
+      std::lock_guard lock(m);
+      bests.push_back(r.best);
+      ++done;
+    });
     engine.stop();
     engine.stop();
   }
@@ -118,8 +117,8 @@ TEST_CASE("engine: a single legal move is answered without searching", "[engine]
   REQUIRE(count_legal_moves(p) == 1);
   REQUIRE(engine.set_position(p));
   std::vector<SearchInfo> infos;
-  const SearchResult r = engine.search(SearchLimits{}, GoMode::Think,
-                                       [&infos](const SearchInfo& i) { infos.push_back(i); });
+  const SearchResult r =
+      engine.search(SearchLimits{}, GoMode::Think, [&infos](const SearchInfo& i) { infos.push_back(i); });
   CHECK(is_legal(p, r.best));
   CHECK(r.nodes == 0);
   CHECK(r.depth == 0);

@@ -5,9 +5,9 @@
 #include <random>
 #include <vector>
 
-#include "damas/eval/eval.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/eval/eval.h"
 
 using namespace damas;
 
@@ -65,7 +65,7 @@ TEST_CASE("evaluation is colour-symmetric", "[eval]") {
     with_kings += p.kings() != 0;
     nonzero += evaluate(p, w) != 0;
   }
-  CHECK(with_kings > 1000);   // the sample does cover king positions
+  CHECK(with_kings > 1000);  // the sample does cover king positions
   CHECK(static_cast<std::size_t>(nonzero) > positions.size() / 2);
 }
 
@@ -106,8 +106,7 @@ TEST_CASE("runaway men are recognised", "[eval]") {
   // White man on d6 (10), two rows from crowning; the black man on h2 (28) moves away from it
   // and is itself held by the man on g1 (32).
   const Position free_man = fen("W:W10,32:B28");
-  CHECK(evaluate(free_man, with) - evaluate(free_man, without) ==
-        with.runaway - with.runaway_per_row);
+  CHECK(evaluate(free_man, with) - evaluate(free_man, without) == with.runaway - with.runaway_per_row);
   // A black man on d8 (2) stands in its way: no bonus.
   const Position stopped = fen("W:W10:B2");
   CHECK(evaluate(stopped, with) == evaluate(stopped, without));

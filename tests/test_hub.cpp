@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "damas/hub/hub.h"
 #include "damas/core/movegen.h"
+#include "damas/hub/hub.h"
 #include "hub_test_support.h"
 
 using namespace damas;
@@ -90,7 +90,8 @@ TEST_CASE("hub line scanner: commands, flags, values, quotes", "[hub]") {
   CHECK_FALSE(c.args[2].flag);
 
   CHECK(parsed("ping").args.empty());
-  CHECK(parsed("\xc3\xa9t\xc3\xa9 x=\xff").command == "\xc3\xa9t\xc3\xa9");  // high bytes are token characters
+  CHECK(parsed("\xc3\xa9t\xc3\xa9 x=\xff").command ==
+        "\xc3\xa9t\xc3\xa9");  // high bytes are token characters
 }
 
 TEST_CASE("hub line scanner: errors", "[hub]") {
@@ -230,10 +231,10 @@ TEST_CASE("hub level: every form of the protocol", "[hub]") {
   CHECK_FALSE(none.time);
   CHECK_FALSE(none.infinite);
 
-  for (const char* bad : {"level depth=", "level depth=0", "level depth=x", "level depth=3.5", "level nodes=0",
-                          "level nodes=-1", "level nodes=99999999999999999999999", "level move-time=-1",
-                          "level time=nan", "level time=inf", "level time=1e300", "level inc=-1",
-                          "level moves=-1", "level moves=1.5", "level depth=5 time=abc"}) {
+  for (const char* bad : {"level depth=", "level depth=0", "level depth=x", "level depth=3.5",
+                          "level nodes=0", "level nodes=-1", "level nodes=99999999999999999999999",
+                          "level move-time=-1", "level time=nan", "level time=inf", "level time=1e300",
+                          "level inc=-1", "level moves=-1", "level moves=1.5", "level depth=5 time=abc"}) {
     INFO(bad);
     CHECK_FALSE(parse_level(parsed(bad)).has_value());
   }
@@ -242,7 +243,9 @@ TEST_CASE("hub level: every form of the protocol", "[hub]") {
 TEST_CASE("hub line splitter: lines, partial reads, overlong lines", "[hub]") {
   LineSplitter s(10);
   std::vector<std::pair<std::string, bool>> got;
-  const LineSplitter::Handler h = [&](std::string_view line, bool too_long) { got.emplace_back(line, too_long); };
+  const LineSplitter::Handler h = [&](std::string_view line, bool too_long) {
+    got.emplace_back(line, too_long);
+  };
   s.feed("ping\npo", h);
   s.feed("s start\n\n", h);
   s.feed("0123456789ABCDEF", h);
@@ -298,10 +301,12 @@ TEST_CASE("hub transcripts of protocol/ replay in-process", "[hub]") {
   int replayed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     // hub-*.txt are ours; other protocols keep their own transcripts in the same folder.
-    if (entry.path().extension() != ".txt" || entry.path().filename().string().rfind("hub-", 0) != 0) continue;
+    if (entry.path().extension() != ".txt" || entry.path().filename().string().rfind("hub-", 0) != 0)
+      continue;
     SECTION(entry.path().filename().string()) {
       std::string problem;
-      const std::vector<hubtest::Step> steps = hubtest::parse_transcript(hubtest::read_file(entry.path()), problem);
+      const std::vector<hubtest::Step> steps =
+          hubtest::parse_transcript(hubtest::read_file(entry.path()), problem);
       INFO(entry.path().string());
       REQUIRE(problem.empty());
       REQUIRE_FALSE(steps.empty());
@@ -356,8 +361,9 @@ TEST_CASE("hub: a command during a search stops it and its done comes first", "[
 TEST_CASE("hub: every go gets exactly one legal done, whatever interrupts it", "[hub]") {
   InProcess t;
   t.send("set-param name=numbering value=a1");
-  const char* interrupts[] = {"stop", "pos start", "go think", "level depth=3", "new-game", "hub", "init",
-                              "set-param name=threads value=1", "quit"};
+  const char* interrupts[] = {"stop",     "pos start", "go think", "level depth=3",
+                              "new-game", "hub",       "init",     "set-param name=threads value=1",
+                              "quit"};
   int gos = 0;
   for (const char* interrupt : interrupts) {
     t.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 23-19 14x23x19 28x19x23\"");
@@ -375,7 +381,8 @@ TEST_CASE("hub: every go gets exactly one legal done, whatever interrupts it", "
   t.send("ping");
   const Position root = [] {
     Position p = Position::start();
-    for (const char* m : {"10-14", "23-19", "14x23x19", "28x19x23"}) p = p.after(hub_move(p, m, Numbering::A1));
+    for (const char* m : {"10-14", "23-19", "14x23x19", "28x19x23"})
+      p = p.after(hub_move(p, m, Numbering::A1));
     return p;
   }();
   int dones = 0;

@@ -2,8 +2,8 @@
 // protocol/transcripts/, a game against itself checked by the rules core, stop and ping during
 // long searches, hostile input, and a client that behaves like pydraughts' HubEngine playing
 // complete games in the a1 numbering. Every read has a timeout: a hung engine fails the test.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -11,9 +11,9 @@
 #include <set>
 
 #include "damas/core/game.h"
-#include "damas/hub/hub.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/hub/hub.h"
 #include "hub_test_support.h"
 
 using namespace damas;
@@ -26,13 +26,15 @@ std::vector<std::string> transcript_files() {
   std::vector<std::string> files;
   const std::filesystem::path dir = std::filesystem::path(DAMAS_SOURCE_DIR) / "protocol" / "transcripts";
   for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.path().extension() == ".txt" && e.path().filename().string().rfind("hub-", 0) == 0) files.push_back(e.path().string());
+    if (e.path().extension() == ".txt" && e.path().filename().string().rfind("hub-", 0) == 0)
+      files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;
 }
 
 // Reads lines until one starts with `prefix`; every line before it must be an `info` line that
-// both our scanner and pydraughts accept (`id` and `param` lines too, before `wait`). Returns the matching line ("" on timeout).
+// both our scanner and pydraughts accept (`id` and `param` lines too, before `wait`). Returns the matching
+// line ("" on timeout).
 std::string read_until(EngineProcess& e, std::string_view prefix, int* infos = nullptr) {
   while (const std::optional<std::string> line = e.read_line()) {
     if (line->rfind(prefix, 0) == 0) return *line;
@@ -68,7 +70,8 @@ std::string py_number(double v) {  // a Python float repr is all the engine need
 
 class PydraughtsClient {
  public:
-  explicit PydraughtsClient(std::string name) : name_(std::move(name)), process_({DAMAS_BINARY, "hub"}, true) {
+  explicit PydraughtsClient(std::string name)
+      : name_(std::move(name)), process_({DAMAS_BINARY, "hub"}, true) {
     REQUIRE(process_.started());
     hub();
   }
@@ -215,7 +218,8 @@ GameReport play_pydraughts_game(PydraughtsClient& white, PydraughtsClient& black
   std::vector<std::string> hub_moves;  // board.move_stack's hub_move strings
   PydraughtsClient* players[2] = {&white, &black};
   std::optional<std::string> pending_ponder;  // first player's ponder search is running on this reply
-  std::map<PydraughtsClient*, double> clock = {{&white, limit.time.value_or(0)}, {&black, limit.time.value_or(0)}};
+  std::map<PydraughtsClient*, double> clock = {{&white, limit.time.value_or(0)},
+                                               {&black, limit.time.value_or(0)}};
   while (!r.game.over() && r.plies < max_plies) {
     const int side = r.game.current().side_to_move() == Color::White ? 0 : 1;
     PydraughtsClient& me = *players[side];
@@ -492,14 +496,16 @@ struct Percentiles {
 
 Percentiles percentiles(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
-  const auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))]; };
+  const auto at = [&](double q) {
+    return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
+  };
   return {at(0.50), at(0.90), at(0.99), ms.back()};
 }
 
 void report(const char* what, const std::vector<double>& ms) {
   const Percentiles p = percentiles(ms);
-  std::printf("%-44s n=%zu  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms\n", what, ms.size(), p.p50, p.p90,
-              p.p99, p.max);
+  std::printf("%-44s n=%zu  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms\n", what, ms.size(), p.p50,
+              p.p90, p.p99, p.max);
 }
 
 const char* const kLatencyRoots[] = {

@@ -54,8 +54,7 @@ std::string part_of(const fs::path& relative) {
 }
 
 // Checks one file's text; `name` is only for the report.
-std::vector<Violation> check_text(const std::string& part, const std::string& name,
-                                  std::istream& in) {
+std::vector<Violation> check_text(const std::string& part, const std::string& name, std::istream& in) {
   static const std::regex include_line(R"(^\s*#\s*include\s*"damas/([a-z_]+)/[^"]+")");
   std::vector<Violation> found;
   const auto& arrows = allowed_arrows();
@@ -128,7 +127,7 @@ TEST_CASE("Layering: a deliberately wrong include is reported with file and line
     std::ofstream(root / "src/hub/hub.cpp") << "#include \"damas/engine/engine.h\"\n"
                                                "  #include \"damas/dxp/dxp.h\"\n";
     std::ofstream(root / "include/damas/core/types.h") << "#include <vector>\n"
-                                                           "#include \"damas/eval/eval.h\"\n";
+                                                          "#include \"damas/eval/eval.h\"\n";
   }
   auto violations = check_tree(root);
   fs::remove_all(root);
@@ -136,12 +135,11 @@ TEST_CASE("Layering: a deliberately wrong include is reported with file and line
   REQUIRE(violations.size() == 3);
   std::set<std::string> where;
   for (const auto& v : violations) where.insert(v.file + ":" + std::to_string(v.line));
-  CHECK(where == std::set<std::string>{"src/eval/eval.cpp:3", "src/hub/hub.cpp:2",
-                                       "include/damas/core/types.h:2"});
+  CHECK(where ==
+        std::set<std::string>{"src/eval/eval.cpp:3", "src/hub/hub.cpp:2", "include/damas/core/types.h:2"});
 }
 
-TEST_CASE("Layering: hub never includes dxp or the search, and dxp never includes hub",
-          "[layering]") {
+TEST_CASE("Layering: hub never includes dxp or the search, and dxp never includes hub", "[layering]") {
   const auto& arrows = allowed_arrows();
   for (const char* front : {"hub", "dxp"}) {
     const auto& allowed = arrows.at(front);

@@ -39,8 +39,8 @@ TEST_CASE("notation: start FEN, ranges and kings", "[notation]") {
   CHECK(k->side_to_move() == Color::Black);
   CHECK(popcount(k->kings()) == 2);
   CHECK(to_fen(*k) == "B:WK5,18:B1,2,K29");  // squares ascending, kings marked
-  CHECK(parse_fen("W:W:B1").has_value());   // a side without pieces has lost, but is valid
-  CHECK(parse_fen("W:B1:W").has_value());   // fields in either order
+  CHECK(parse_fen("W:W:B1").has_value());    // a side without pieces has lost, but is valid
+  CHECK(parse_fen("W:B1:W").has_value());    // fields in either order
   CHECK(parse_fen("  W:W21-32:B1-12  ").has_value());
 }
 
@@ -63,9 +63,9 @@ TEST_CASE("notation: malformed FENs are errors with a reason", "[notation]") {
       {"W:W0:B1", "square"},
       {"W:W21,21:B1", "twice"},
       {"W:W21:B21", "twice"},
-      {"W:W1:B9", "crowned"},          // white man on its crowning row
-      {"W:W21:B30", "crowned"},        // black man on its crowning row
-      {"W:W13-32:B1", "12"},           // 20 white pieces
+      {"W:W1:B9", "crowned"},    // white man on its crowning row
+      {"W:W21:B30", "crowned"},  // black man on its crowning row
+      {"W:W13-32:B1", "12"},     // 20 white pieces
       {"W:W21-:B1", "range"},
       {"W:W5-3:B1", "range"},
       {"W:Wabc:B1", "square"},
@@ -85,11 +85,13 @@ TEST_CASE("notation: malformed FENs are errors with a reason", "[notation]") {
   }
 }
 
-TEST_CASE("notation: FENs with algebraic squares (lidraughts, pydraughts ballots) read like numeric ones", "[notation]") {
+TEST_CASE("notation: FENs with algebraic squares (lidraughts, pydraughts ballots) read like numeric ones",
+          "[notation]") {
   // Ballot I-1 of the FMJD-64 Brazilian table, as pydraughts' ballot file and our .txt write it.
   const Expected<Position> alg =
       parse_fen("B:Wa1,c3,e3,g3,b4,c1,e1,g1,b2,d2,f2,h2:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
-  const Expected<Position> num = parse_fen("B:W29,22,23,24,17,30,31,32,25,26,27,28:B9,10,11,12,5,6,7,8,1,2,3,4");
+  const Expected<Position> num =
+      parse_fen("B:W29,22,23,24,17,30,31,32,25,26,27,28:B9,10,11,12,5,6,7,8,1,2,3,4");
   REQUIRE(alg.has_value());
   REQUIRE(num.has_value());
   CHECK(*alg == *num);
@@ -129,10 +131,10 @@ TEST_CASE("notation: bad algebraic FEN squares are errors naming the token", "[n
 
 TEST_CASE("notation: malformed Hub position strings are errors", "[notation]") {
   CHECK_FALSE(parse_hub_position("").has_value());
-  CHECK_FALSE(parse_hub_position("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwww").has_value());    // 32 chars
-  CHECK_FALSE(parse_hub_position("Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").has_value());   // side
-  CHECK_FALSE(parse_hub_position("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx").has_value());   // letter
-  CHECK_FALSE(parse_hub_position("Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").has_value());   // man on row 8
+  CHECK_FALSE(parse_hub_position("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwww").has_value());   // 32 chars
+  CHECK_FALSE(parse_hub_position("Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").has_value());  // side
+  CHECK_FALSE(parse_hub_position("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx").has_value());  // letter
+  CHECK_FALSE(parse_hub_position("Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").has_value());  // man on row 8
   const Expected<Position> start = parse_hub_position("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
   REQUIRE(start.has_value());
   CHECK(*start == Position::start());
@@ -179,10 +181,10 @@ TEST_CASE("notation: malformed or illegal Hub moves are errors", "[notation]") {
 }
 
 TEST_CASE("notation: a1 numbering converts both ways", "[notation]") {
-  CHECK(to_numbering(1, Numbering::A1) == 29);   // b8
-  CHECK(to_numbering(29, Numbering::A1) == 1);   // a1
-  CHECK(to_numbering(32, Numbering::A1) == 4);   // g1
-  CHECK(to_numbering(4, Numbering::A1) == 32);   // h8
+  CHECK(to_numbering(1, Numbering::A1) == 29);  // b8
+  CHECK(to_numbering(29, Numbering::A1) == 1);  // a1
+  CHECK(to_numbering(32, Numbering::A1) == 4);  // g1
+  CHECK(to_numbering(4, Numbering::A1) == 32);  // h8
   for (int n = 1; n <= 32; ++n) CHECK(from_numbering(to_numbering(n, Numbering::A1), Numbering::A1) == n);
 }
 
@@ -205,7 +207,8 @@ TEST_CASE("notation: the pydraughts game of HUB.md section 13 in a1 numbering", 
 
 TEST_CASE("notation: an illegal move in a list keeps the legal prefix", "[notation]") {
   std::vector<Move> played;
-  const Expected<std::vector<Move>> moves = parse_move_list(Position::start(), "22-18 9-13 18-9 11-15", Numbering::Standard, &played);
+  const Expected<std::vector<Move>> moves =
+      parse_move_list(Position::start(), "22-18 9-13 18-9 11-15", Numbering::Standard, &played);
   REQUIRE_FALSE(moves.has_value());
   CHECK_THAT(moves.error(), Catch::Contains("move 3"));
   CHECK(played.size() == 2);
@@ -257,7 +260,8 @@ TEST_CASE("notation: square names", "[notation]") {
   CHECK(square_name(square_from_number(5)) == "a7");
   CHECK(square_name(square_from_number(29)) == "a1");
   CHECK(square_name(square_from_number(32)) == "g1");
-  for (int n = 1; n <= 32; ++n) CHECK(*parse_square_name(square_name(square_from_number(n))) == square_from_number(n));
+  for (int n = 1; n <= 32; ++n)
+    CHECK(*parse_square_name(square_name(square_from_number(n))) == square_from_number(n));
   CHECK_FALSE(parse_square_name("a2").has_value());  // light square
   CHECK_FALSE(parse_square_name("i1").has_value());
 }

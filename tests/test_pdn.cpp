@@ -59,7 +59,8 @@ TEST_CASE("pdn: comments, variations, NAGs, marks and glued move numbers are ski
   CHECK(games[0]->result == "*");
 }
 
-TEST_CASE("pdn: numeric captures read in PDN's landing-square form and in Hub's captured-square form", "[pdn]") {
+TEST_CASE("pdn: numeric captures read in PDN's landing-square form and in Hub's captured-square form",
+          "[pdn]") {
   // A white man on 30 (c1) takes 26 (d2) and 18 (d4), landing on 23 (e3) then 14 (c5).
   const Position p = *parse_fen("W:W30:B26,18");
   MoveList legal;
@@ -107,8 +108,9 @@ TEST_CASE("pdn: a game that Black starts counts its moves from 1...", "[pdn]") {
 TEST_CASE("pdn: text without games gives no games, garbage gives errors, never a crash", "[pdn]") {
   CHECK(read_pdn("").empty());
   CHECK(read_pdn("  \n% only an escape line\n").empty());
-  for (const std::string& text : std::vector<std::string>{"]", "[", "[X", "[X \"", "(", ")", "}", "{", "zz", "1.", "99x99x99x99",
-                                  "[FEN \"\"] 1. 22-18", std::string(5000, '('), std::string(5000, 'x')}) {
+  for (const std::string& text :
+       std::vector<std::string>{"]", "[", "[X", "[X \"", "(", ")", "}", "{", "zz", "1.", "99x99x99x99",
+                                "[FEN \"\"] 1. 22-18", std::string(5000, '('), std::string(5000, 'x')}) {
     INFO(text.substr(0, 40));
     for (const PdnGameOrError& g : read_pdn(text))
       if (!g) CHECK_THAT(g.error(), Catch::StartsWith("game 1, line 1"));

@@ -112,7 +112,8 @@ TEST_CASE("perft: start position to depth 9", "[perft]") {
 }
 
 TEST_CASE("perft: divide sums to the total", "[perft]") {
-  const damas::Position p = *damas::parse_fen("W:W17,21,22,23,25,26,27,28,30,31,32:B1,2,3,4,6,7,9,10,11,12,15");
+  const damas::Position p =
+      *damas::parse_fen("W:W17,21,22,23,25,26,27,28,30,31,32:B1,2,3,4,6,7,9,10,11,12,15");
   std::uint64_t sum = 0;
   for (const auto& entry : damas::perft_divide(p, 5)) sum += entry.second;
   CHECK(sum == 7150);

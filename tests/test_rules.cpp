@@ -40,8 +40,8 @@ TEST_CASE("rule: maximum capture; equal lines of different pieces are both legal
 TEST_CASE("rule: no preference for capturing kings among equal lines", "[rules]") {
   // From shared/rules/perft-positions.txt [majority_no_king_priority].
   CHECK(legal_moves("W:WK5,8,K13,14,K15,23,25:B3,K4,10,17,K19") ==
-        Set{"13x22x17", "13x26x17", "13x31x17", "14x7x10", "14x21x17", "15x1x10", "15x6x10",
-            "15x24x19", "15x28x19", "23x16x19"});
+        Set{"13x22x17", "13x26x17", "13x31x17", "14x7x10", "14x21x17", "15x1x10", "15x6x10", "15x24x19",
+            "15x28x19", "23x16x19"});
 }
 
 TEST_CASE("rule: a piece cannot be jumped twice", "[rules]") {
@@ -52,24 +52,29 @@ TEST_CASE("rule: a piece cannot be jumped twice", "[rules]") {
 TEST_CASE("rule: captured pieces stay on the board until the move ends and block the route", "[rules]") {
   // [captured_piece_blocks]: after d4 and d6 (or f4) the king cannot come back across the dead
   // piece to reach the third one; with immediate removal 3 pieces would be possible.
-  CHECK(legal_moves("B:W10,K14,K18,19:B9,K29,K31") == Set{"29x1x10x18", "29x6x10x18", "29x24x18x19", "29x28x18x19"});
+  CHECK(legal_moves("B:W10,K14,K18,19:B9,K29,K31") ==
+        Set{"29x1x10x18", "29x6x10x18", "29x24x18x19", "29x28x18x19"});
 }
 
 TEST_CASE("rule: circular king capture ending on its own square is one move", "[rules]") {
   // Clockwise and anticlockwise routes take the same four pieces: one move 22x22, besides the
   // four other landing squares at the end of the two routes.
-  CHECK(legal_moves("W:WK22:B18,19,26,27") == Set{"22x22x18x19x26x27", "22x17x18x19x26x27", "22x13x18x19x26x27",
-                                                  "22x25x18x19x26x27", "22x29x18x19x26x27"});
+  CHECK(legal_moves("W:WK22:B18,19,26,27") == Set{"22x22x18x19x26x27", "22x17x18x19x26x27",
+                                                  "22x13x18x19x26x27", "22x25x18x19x26x27",
+                                                  "22x29x18x19x26x27"});
   // A man can loop too ([man_loop_backward]).
-  CHECK(legal_moves("W:W22:B3,10,11,18,19,26,27") == Set{"22x6x10x19x26x27", "22x8x11x19x26x27", "22x22x18x19x26x27"});
+  CHECK(legal_moves("W:W22:B3,10,11,18,19,26,27") ==
+        Set{"22x6x10x19x26x27", "22x8x11x19x26x27", "22x22x18x19x26x27"});
 }
 
 TEST_CASE("rule: two routes to the same from, to and captured set are one move", "[rules]") {
   CHECK(legal_moves("B:W14,21,22,24,25,26,27,28,29,30:B1,2,3,4,5,6,7,8,10,12,K32") == Set{"32x9x14x27"});
   // [king_landings]: three landing paths of 29x8 are one move.
-  CHECK(legal_moves("B:W10,11,25,K27:B4,5,K29") == Set{"29x1x10x25", "29x6x10x25", "29x8x11x25", "29x32x25x27"});
+  CHECK(legal_moves("B:W10,11,25,K27:B4,5,K29") ==
+        Set{"29x1x10x25", "29x6x10x25", "29x8x11x25", "29x32x25x27"});
   // [same_from_to_diff_captures]: same from and to, different captured sets: four moves.
-  CHECK(legal_moves("B:WK6,11,12,14,17,20:BK2") == Set{"2x4x6x11x14", "2x4x6x11x17", "2x8x6x11x14", "2x8x6x11x17"});
+  CHECK(legal_moves("B:WK6,11,12,14,17,20:BK2") ==
+        Set{"2x4x6x11x14", "2x4x6x11x17", "2x8x6x11x14", "2x8x6x11x17"});
 }
 
 TEST_CASE("rule: a man passing the far row mid-capture goes on as a man", "[rules]") {

@@ -5,12 +5,12 @@
 #include <memory>
 #include <string>
 
-#include "rules_helpers.h"
-#include "damas/engine/engine.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/engine/engine.h"
 #include "damas/engine/options.h"
 #include "damas/search/search.h"
+#include "rules_helpers.h"
 
 using namespace damas;
 using damas::testing::fen;

@@ -84,13 +84,15 @@ TEST_CASE("openings are parsed and checked for legality", "[selfplay]") {
   REQUIRE(fen->size() == 2);
   CHECK((*fen)[0].moves.empty());
   CHECK(to_fen((*fen)[0].position()) == "W:W18,21:B6");
-  CHECK(to_hub_position((*fen)[1].position()) == to_hub_position(Position::start().after((*fen)[1].moves[0])));
+  CHECK(to_hub_position((*fen)[1].position()) ==
+        to_hub_position(Position::start().after((*fen)[1].moves[0])));
   CHECK_FALSE(parse_openings("W:W99:B1\n").has_value());
   CHECK_FALSE(load_openings("/nonexistent/openings.txt").has_value());
 }
 
 TEST_CASE("the bundled openings are distinct and legal", "[selfplay]") {
-  const Expected<std::vector<Opening>> openings = load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/openings.txt");
+  const Expected<std::vector<Opening>> openings =
+      load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/openings.txt");
   REQUIRE(openings.has_value());
   CHECK(openings->size() >= 30);
   CHECK(openings->size() <= 60);

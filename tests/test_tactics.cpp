@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "damas/core/movegen.h"
 #include "damas/cli/tactics.h"
+#include "damas/core/movegen.h"
 
 using namespace damas;
 
@@ -31,7 +31,8 @@ TEST_CASE("tactics lines are parsed strictly", "[tactics]") {
   CHECK_FALSE(parse_tactics("W:W21:B99 | 21-17 | bad square\n").has_value());
   CHECK_FALSE(parse_tactics("W:W21:B1 |  | no move\n").has_value());
   CHECK_FALSE(parse_tactics("# only a comment\n").has_value());
-  const Expected<std::vector<TacticsPosition>> two = parse_tactics("W:W21:B1 | 21-17 | a\nB:W21:B1 | 1-5,1-6 | b\n");
+  const Expected<std::vector<TacticsPosition>> two =
+      parse_tactics("W:W21:B1 | 21-17 | a\nB:W21:B1 | 1-5,1-6 | b\n");
   REQUIRE(two.has_value());
   CHECK((*two)[1].solutions.size() == 2);
   CHECK((*two)[1].line == 2);

@@ -5,7 +5,8 @@
 using namespace damas;
 
 TEST_CASE("Data lines: numbered, comments cut, trimmed, blank lines skipped", "[text_lines]") {
-  const auto lines = data_lines("# header\n\n  first line  # note\r\n\t\nsecond\r\n   # only a comment\nlast");
+  const auto lines =
+      data_lines("# header\n\n  first line  # note\r\n\t\nsecond\r\n   # only a comment\nlast");
   REQUIRE(lines.size() == 3);
   CHECK(lines[0].number == 3);
   CHECK(lines[0].text == "first line");
@@ -16,8 +17,8 @@ TEST_CASE("Data lines: numbered, comments cut, trimmed, blank lines skipped", "[
 }
 
 TEST_CASE("Data lines: whole-line comments keep a '#' inside the text", "[text_lines]") {
-  const auto lines = data_lines("# comment\nFEN | 2-6 | stage of #2\n  #indented comment\n",
-                                CommentStyle::WholeLineOnly);
+  const auto lines =
+      data_lines("# comment\nFEN | 2-6 | stage of #2\n  #indented comment\n", CommentStyle::WholeLineOnly);
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].number == 2);
   CHECK(lines[0].text == "FEN | 2-6 | stage of #2");

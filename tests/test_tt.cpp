@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "damas/engine/engine.h"
 #include "damas/core/notation.h"
+#include "damas/engine/engine.h"
 #include "damas/search/tt.h"
 
 using namespace damas;

@@ -11,7 +11,8 @@ namespace {
 
 std::string describe(const OptionSpec& spec) {
   std::string text = spec.help;
-  if (spec.type == OptionType::Int) text += " (" + std::to_string(spec.min) + ".." + std::to_string(spec.max) + ")";
+  if (spec.type == OptionType::Int)
+    text += " (" + std::to_string(spec.min) + ".." + std::to_string(spec.max) + ")";
   if (spec.type == OptionType::Enum) {
     text += " (";
     for (std::size_t i = 0; i < spec.values.size(); ++i) text += (i ? "|" : "") + spec.values[i];

@@ -71,7 +71,8 @@ std::vector<RootScore> score_root_moves(Engine& engine, const Position& p, int d
     }
     out.push_back(r);
   }
-  std::stable_sort(out.begin(), out.end(), [](const RootScore& x, const RootScore& y) { return x.score > y.score; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RootScore& x, const RootScore& y) { return x.score > y.score; });
   return out;
 }
 

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "damas/cli/cli.h"
-#include "damas/engine/engine.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
 
@@ -39,12 +39,14 @@ int analyze_main(const Args& args) {
   po::options_description desc(
       "damas analyze [--fen F] [--moves \"...\"] [--depth N | --time S | --nodes N] [engine options]");
   desc.add_options()("help,h", "show this help")(
-      "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN (numeric or algebraic squares)")(
+      "fen", po::value<std::string>()->default_value(std::string(kStartFen)),
+      "position in PDN FEN (numeric or algebraic squares)")(
       "moves", po::value<std::string>()->default_value(""), "moves played from the FEN first")(
       "depth,d", po::value<int>(), "search depth in plies")(
-      "time,t", po::value<double>(), "search time in seconds")(
-      "nodes,n", po::value<std::uint64_t>(), "node budget")(
-      "algebraic", po::bool_switch(), "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares");
+      "time,t", po::value<double>(), "search time in seconds")("nodes,n", po::value<std::uint64_t>(),
+                                                               "node budget")(
+      "algebraic", po::bool_switch(),
+      "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares");
   po::options_description engine_desc("engine options (same names as the Hub parameters)");
   add_engine_options(engine_desc);
   desc.add(engine_desc);
@@ -53,8 +55,9 @@ int analyze_main(const Args& args) {
   if (const std::optional<int> exit_code = parse_command_line("analyze", args, desc, vm)) return *exit_code;
 
   Engine engine;
-  const Status applied = apply_engine_options(
-      vm, [&engine](std::string_view name, std::string_view value) { return engine.set_option(name, value); });
+  const Status applied = apply_engine_options(vm, [&engine](std::string_view name, std::string_view value) {
+    return engine.set_option(name, value);
+  });
   if (!applied) {
     std::cerr << "damas analyze: " << applied.error() << "\n";
     return 2;
@@ -102,21 +105,23 @@ int analyze_main(const Args& args) {
   if (!limits.depth && !limits.move_time && !limits.nodes) limits.move_time = 5.0;
 
   const bool algebraic = vm["algebraic"].as<bool>();
-  std::cout << to_diagram(root) << "\n" << to_fen(root, algebraic ? FenStyle::Algebraic : FenStyle::Numeric) << "\n";
+  std::cout << to_diagram(root) << "\n"
+            << to_fen(root, algebraic ? FenStyle::Algebraic : FenStyle::Numeric) << "\n";
   const SearchResult r = engine.search(limits, GoMode::Analyze, [&](const SearchInfo& info) {
     std::ostringstream line;
     if (info.multipv_index > 1) line << "  line " << info.multipv_index << ' ';
     else line << "depth " << info.depth << ' ';
     char buf[128];
     std::snprintf(buf, sizeof buf, " score %-10s nodes %-11llu time %7.3f s  nps %5.2f M  pv ",
-                  score_text(info.score).c_str(), static_cast<unsigned long long>(info.nodes),
-                  info.seconds, info.seconds > 0 ? static_cast<double>(info.nodes) / info.seconds / 1e6 : 0.0);
+                  score_text(info.score).c_str(), static_cast<unsigned long long>(info.nodes), info.seconds,
+                  info.seconds > 0 ? static_cast<double>(info.nodes) / info.seconds / 1e6 : 0.0);
     line << buf << line_text(root, info.pv, algebraic, numbering);
     std::cout << line.str() << std::endl;
   });
   std::cout << "best move: " << line_text(root, {r.best}, algebraic, numbering);
   if (!r.ponder.is_null())
-    std::cout << "   (expected reply " << line_text(root.after(r.best), {r.ponder}, algebraic, numbering) << ")";
+    std::cout << "   (expected reply " << line_text(root.after(r.best), {r.ponder}, algebraic, numbering)
+              << ")";
   std::cout << "\nscore " << score_text(r.score) << " for the side to move, depth " << r.depth << ", "
             << r.nodes << " nodes in " << r.seconds << " s\n";
   return 0;

@@ -8,10 +8,10 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
-#include "damas/engine/bench.h"
-#include "damas/engine/engine.h"
 #include "damas/core/notation.h"
 #include "damas/core/text_lines.h"
+#include "damas/engine/bench.h"
+#include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
 
@@ -19,8 +19,8 @@ namespace damas::cli {
 
 int bench_main(const Args& args) {
   po::options_description desc("damas bench [--depth N] [--file F] [--verbose] [--lmr false ...]");
-  desc.add_options()("help,h", "show this help")(
-      "depth,d", po::value<int>()->default_value(kBenchDepth), "search depth of every position")(
+  desc.add_options()("help,h", "show this help")("depth,d", po::value<int>()->default_value(kBenchDepth),
+                                                 "search depth of every position")(
       "file", po::value<std::string>()->default_value(""),
       "positions, one FEN a line ('#' comments); default: the built-in bench/bench-positions.txt")(
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
@@ -28,7 +28,8 @@ int bench_main(const Args& args) {
   // The selective-search switches, for node counts of each feature against its absence.
   for (const std::string_view name : option::kSearchSwitches) {
     const OptionSpec* spec = find_option(name);
-    desc.add_options()(spec->name.c_str(), po::value<std::string>()->value_name("bool")->implicit_value("true"),
+    desc.add_options()(spec->name.c_str(),
+                       po::value<std::string>()->value_name("bool")->implicit_value("true"),
                        (spec->help + " (true|false); default " + spec->default_value).c_str());
   }
   po::variables_map vm;

@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/core/notation.h"
 #include "damas/dxp/dxp_transport.h"
 #include "damas/engine/engine.h"
-#include "damas/core/notation.h"
 #include "damas/engine/options.h"
 #include "damas/match/selfplay.h"
 
@@ -43,18 +43,19 @@ int dxp_main(const Args& args) {
       "damas dxp [OPTIONS]\n"
       "Plays Brazilian draughts over DXP (TCP). By default listens on 127.0.0.1:27531 and follows\n"
       "(answers GAMEREQ); --initiator proposes a match. See protocol/dxp.md.\n\nOptions");
-  desc.add_options()("help,h", "show this help")(
-      "connect", po::bool_switch(), "connect to --host:--port instead of listening")(
+  desc.add_options()("help,h", "show this help")("connect", po::bool_switch(),
+                                                 "connect to --host:--port instead of listening")(
       "host", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on or connect to")(
       "port", po::value<int>()->default_value(dxp::kDefaultPort), "TCP port (listening: 0 = any free port)")(
       "initiator", po::bool_switch(), "propose games (GAMEREQ) instead of following")(
-      "name", po::value<std::string>()->default_value("damas " DAMAS_VERSION), "our name (32 characters at most)")(
-      "games", po::value<int>()->default_value(2), "initiator: games in the match")(
+      "name", po::value<std::string>()->default_value("damas " DAMAS_VERSION),
+      "our name (32 characters at most)")("games", po::value<int>()->default_value(2),
+                                          "initiator: games in the match")(
       "start", po::value<std::string>(), "initiator: start position (FEN) for every game")(
       "openings", po::value<std::string>(),
       "initiator: file of openings, one per line (FEN or moves from the start); each is played twice, "
-      "colours swapped")(
-      "minutes", po::value<int>()->default_value(5), "initiator: thinking time per player (GAMEREQ)")(
+      "colours swapped")("minutes", po::value<int>()->default_value(5),
+                         "initiator: thinking time per player (GAMEREQ)")(
       "moves", po::value<int>()->default_value(0), "initiator: moves per time control, 0 = whole game")(
       "fallback-move-time", po::value<double>()->default_value(1.0),
       "seconds per move when a game announces 000 minutes")(
@@ -66,8 +67,8 @@ int dxp_main(const Args& args) {
       "pace", po::value<int>()->default_value(50), "milliseconds between two messages we send")(
       "max-connections", po::value<int>()->default_value(0), "listening: stop after this many (0 = never)")(
       "pdn", po::value<std::string>()->default_value("dxp-games.pdn"),
-      "file every game is appended to (empty = none)")(
-      "trace", po::bool_switch(), "log every message sent and received (stderr)");
+      "file every game is appended to (empty = none)")("trace", po::bool_switch(),
+                                                       "log every message sent and received (stderr)");
   // Engine options from the registry, so that names match the Hub front end.
   po::options_description engine_desc("Engine options");
   add_engine_options(engine_desc);
@@ -107,7 +108,8 @@ int dxp_main(const Args& args) {
     session.nodes = vm["nodes"].as<std::uint64_t>();
   }
   const double peer_timeout = vm["peer-timeout"].as<double>();
-  if (!(peer_timeout > 0 && peer_timeout <= 86400)) return fail("--peer-timeout must be above 0 and at most 86400");
+  if (!(peer_timeout > 0 && peer_timeout <= 86400))
+    return fail("--peer-timeout must be above 0 and at most 86400");
   session.peer_timeout = dxp::Millis{static_cast<std::int64_t>(std::llround(peer_timeout * 1000))};
   if (vm.count("start") && vm.count("openings")) return fail("use --start or --openings, not both");
   if (vm.count("start")) {
@@ -150,9 +152,9 @@ int dxp_main(const Args& args) {
 
   const auto print_summary = [](const dxp::ConnectionReport& r) {
     const dxp::MatchSummary& s = r.summary;
-    std::cout << "match: " << s.games_saved << " games saved, +" << s.wins << " =" << s.draws << " -" << s.losses
-              << ", unfinished " << s.unfinished << (r.match_complete ? ", complete" : ", incomplete") << " ("
-              << r.end << ")" << std::endl;
+    std::cout << "match: " << s.games_saved << " games saved, +" << s.wins << " =" << s.draws << " -"
+              << s.losses << ", unfinished " << s.unfinished
+              << (r.match_complete ? ", complete" : ", incomplete") << " (" << r.end << ")" << std::endl;
   };
 
   if (connect) {

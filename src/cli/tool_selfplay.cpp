@@ -22,18 +22,19 @@ int selfplay_main(const Args& args) {
   po::options_description desc(
       "damas selfplay --a \"name=value ...\" --b \"name=value ...\" (--depth N | --nodes N | --movetime S)");
   desc.add_options()("help,h", "show this help")(
-      "a", po::value<std::string>()->default_value(""), "options of engine A (name=value, space or comma separated)")(
+      "a", po::value<std::string>()->default_value(""),
+      "options of engine A (name=value, space or comma separated)")(
       "b", po::value<std::string>()->default_value(""), "options of engine B")(
       "openings", po::value<std::string>()->default_value(default_openings_path()),
       "openings file (one line of moves each; each is played with both colours)")(
       "games", po::value<int>()->default_value(0), "games to play (0 = two per opening)")(
-      "concurrency", po::value<int>()->default_value(1), "games played at once")(
-      "depth", po::value<int>(), "fixed depth per move")(
-      "nodes", po::value<std::uint64_t>(), "node budget per move")(
-      "movetime", po::value<double>(), "seconds per move")(
+      "concurrency", po::value<int>()->default_value(1), "games played at once")("depth", po::value<int>(),
+                                                                                 "fixed depth per move")(
+      "nodes", po::value<std::uint64_t>(), "node budget per move")("movetime", po::value<double>(),
+                                                                   "seconds per move")(
       "max-plies", po::value<int>()->default_value(0), "adjudicate a draw after this many plies (0 = never)")(
-      "pdn", po::value<std::string>(), "write every game to this PDN file")(
-      "quiet,q", po::bool_switch(), "print only the final result");
+      "pdn", po::value<std::string>(), "write every game to this PDN file")("quiet,q", po::bool_switch(),
+                                                                            "print only the final result");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("selfplay", args, desc, vm)) return *exit_code;
   auto fail = [](const std::string& message) {
@@ -55,7 +56,8 @@ int selfplay_main(const Args& args) {
   config.concurrency = vm["concurrency"].as<int>();
   config.max_plies = vm["max-plies"].as<int>();
   if (config.games < 0) return fail("--games cannot be negative");
-  if (config.concurrency < 1 || config.concurrency > 64) return fail("--concurrency must be between 1 and 64");
+  if (config.concurrency < 1 || config.concurrency > 64)
+    return fail("--concurrency must be between 1 and 64");
   if (config.max_plies < 0) return fail("--max-plies cannot be negative");
   if (vm.count("depth")) {
     const int depth = vm["depth"].as<int>();

@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/cli/tactics.h"
 #include "damas/core/notation.h"
 #include "damas/match/selfplay.h"
-#include "damas/cli/tactics.h"
 
 namespace po = boost::program_options;
 
@@ -39,8 +39,8 @@ int prove(Engine& engine, const std::vector<TacticsPosition>& suite, int depth) 
   for (std::size_t i = 0; i < suite.size(); ++i) {
     const TacticsPosition& t = suite[i];
     const std::vector<RootScore> scores = score_root_moves(engine, t.position, depth);
-    const bool best_is_solution =
-        !scores.empty() && std::find(t.solutions.begin(), t.solutions.end(), scores.front().move) != t.solutions.end();
+    const bool best_is_solution = !scores.empty() && std::find(t.solutions.begin(), t.solutions.end(),
+                                                               scores.front().move) != t.solutions.end();
     const Score second = scores.size() > 1 ? scores[1].score : -kScoreInfinite;
     const bool unique = scores.size() < 2 || scores.front().score - second >= kMan / 2;
     const bool wins = !scores.empty() && scores.front().score >= kMan / 2;
@@ -56,7 +56,8 @@ int prove(Engine& engine, const std::vector<TacticsPosition>& suite, int depth) 
 }  // namespace
 
 int tactics_main(const Args& args) {
-  po::options_description desc("damas tactics [--nodes N | --depth N] [--file F] [--options \"name=value ...\"]");
+  po::options_description desc(
+      "damas tactics [--nodes N | --depth N] [--file F] [--options \"name=value ...\"]");
   desc.add_options()("help,h", "show this help")(
       "file", po::value<std::string>()->default_value(std::string(DAMAS_SOURCE_DIR) + "/bench/tactics.txt"),
       "suite: one \"FEN | solution | comment\" per line")(
@@ -109,8 +110,8 @@ int tactics_main(const Args& args) {
                   move_list_text(t.solutions).c_str(), a.result.score, a.result.depth,
                   pv_text(t.position, a.result.pv).c_str());
   }
-  const std::string budget = limits.depth ? "depth " + std::to_string(*limits.depth)
-                                          : std::to_string(*limits.nodes) + " nodes";
+  const std::string budget =
+      limits.depth ? "depth " + std::to_string(*limits.depth) : std::to_string(*limits.nodes) + " nodes";
   std::printf("solved %d of %zu at %s per position (%llu nodes in all)\n", solved, suite->size(),
               budget.c_str(), static_cast<unsigned long long>(nodes));
   return 0;

@@ -31,7 +31,8 @@ int Game::repetitions() const {
   int count = 0;
   // Only positions since the last irreversible move can repeat; they share the side to move
   // every second ply.
-  const std::size_t window = std::min<std::size_t>(positions_.size() - 1, static_cast<std::size_t>(now.reversible_plies()));
+  const std::size_t window =
+      std::min<std::size_t>(positions_.size() - 1, static_cast<std::size_t>(now.reversible_plies()));
   for (std::size_t back = 0; back <= window; back += 2) {
     const Position& p = positions_[positions_.size() - 1 - back];
     if (p.key() == now.key() && p == now) ++count;
@@ -104,21 +105,30 @@ std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>&
 
 std::string to_string(GameResult r) {
   switch (r) {
-    case GameResult::WhiteWins: return "2-0";
-    case GameResult::BlackWins: return "0-2";
-    case GameResult::Draw: return "1-1";
-    case GameResult::Ongoing: break;
+    case GameResult::WhiteWins:
+      return "2-0";
+    case GameResult::BlackWins:
+      return "0-2";
+    case GameResult::Draw:
+      return "1-1";
+    case GameResult::Ongoing:
+      break;
   }
   return "*";
 }
 
 std::string to_string(GameEndReason r) {
   switch (r) {
-    case GameEndReason::NoLegalMove: return "no legal move";
-    case GameEndReason::Repetition: return "threefold repetition";
-    case GameEndReason::NoProgress: return "80 plies without capture or man move";
-    case GameEndReason::Adjudication: return "adjudication";
-    case GameEndReason::None: break;
+    case GameEndReason::NoLegalMove:
+      return "no legal move";
+    case GameEndReason::Repetition:
+      return "threefold repetition";
+    case GameEndReason::NoProgress:
+      return "80 plies without capture or man move";
+    case GameEndReason::Adjudication:
+      return "adjudication";
+    case GameEndReason::None:
+      break;
   }
   return "game in progress";
 }

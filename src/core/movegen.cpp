@@ -236,9 +236,8 @@ bool has_capture(const Position& p, Color side) {
 
 bool has_legal_move(const Position& p) {
   // A capture is always a legal move's witness; otherwise any quiet step will do.
-  return p.side_to_move() == Color::White
-             ? (has_quiet<Color::White>(p) || has_capture_for<Color::White>(p))
-             : (has_quiet<Color::Black>(p) || has_capture_for<Color::Black>(p));
+  return p.side_to_move() == Color::White ? (has_quiet<Color::White>(p) || has_capture_for<Color::White>(p))
+                                          : (has_quiet<Color::Black>(p) || has_capture_for<Color::Black>(p));
 }
 
 int count_legal_moves(const Position& p) {

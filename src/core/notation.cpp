@@ -111,8 +111,7 @@ Expected<Position> parse_fen(std::string_view text) {
       } else if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
         first = parse_small_int(item.substr(0, dash));
         last = parse_small_int(item.substr(dash + 1));
-        if (first < 1 || last < first || last > 32)
-          return Error{"FEN: bad square range " + quoted(item)};
+        if (first < 1 || last < first || last > 32) return Error{"FEN: bad square range " + quoted(item)};
       } else {
         first = last = parse_small_int(item);
         if (first < 1 || first > 32) return Error{"FEN: bad square number " + quoted(item)};
@@ -153,7 +152,8 @@ std::string to_fen(const Position& p, FenStyle style) {
 Expected<Position> parse_hub_position(std::string_view text) {
   text = trim(text);
   if (text.size() != 33)
-    return Error{"position string must have 33 characters (side + 32 squares), not " + std::to_string(text.size())};
+    return Error{"position string must have 33 characters (side + 32 squares), not " +
+                 std::to_string(text.size())};
   Color side;
   if (text[0] == 'W') side = Color::White;
   else if (text[0] == 'B') side = Color::Black;
@@ -162,11 +162,22 @@ Expected<Position> parse_hub_position(std::string_view text) {
   for (int n = 1; n <= 32; ++n) {
     const Bitboard b = bb(square_from_number(n));
     switch (text[static_cast<std::size_t>(n)]) {
-      case 'w': white |= b; break;
-      case 'b': black |= b; break;
-      case 'W': white |= b; kings |= b; break;
-      case 'B': black |= b; kings |= b; break;
-      case 'e': break;
+      case 'w':
+        white |= b;
+        break;
+      case 'b':
+        black |= b;
+        break;
+      case 'W':
+        white |= b;
+        kings |= b;
+        break;
+      case 'B':
+        black |= b;
+        kings |= b;
+        break;
+      case 'e':
+        break;
       default:
         return Error{"position string: bad letter at square " + std::to_string(n) + " (expected w b W B e)"};
     }
@@ -208,7 +219,8 @@ Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numberin
   if (text.size() > 64) return Error{"move too long: " + quoted(text)};
   const bool has_dash = text.find('-') != std::string_view::npos;
   const bool has_x = text.find('x') != std::string_view::npos;
-  if (has_dash == has_x) return Error{"bad move " + quoted(text) + " (expected from-to or fromxto[xcaptured...])"};
+  if (has_dash == has_x)
+    return Error{"bad move " + quoted(text) + " (expected from-to or fromxto[xcaptured...])"};
   const std::vector<std::string_view> parts = split(text, has_dash ? '-' : 'x');
   if (parts.size() < 2 || (has_dash && parts.size() != 2)) return Error{"bad move " + quoted(text)};
   int squares[14];
@@ -299,7 +311,8 @@ void route_search(const Position& p, bool king, Bitboard enemy, Bitboard empty, 
 void capture_routes(const Position& p, const Move& m, std::vector<std::vector<Square>>& routes) {
   std::vector<Square> path;
   const Bitboard empty = p.empty() | bb(m.from);
-  route_search(p, is_king_of_mover(p, m.from), p.pieces(~p.side_to_move()), empty, m.from, 0, m, path, routes);
+  route_search(p, is_king_of_mover(p, m.from), p.pieces(~p.side_to_move()), empty, m.from, 0, m, path,
+               routes);
 }
 
 }  // namespace

@@ -110,7 +110,8 @@ class Lexer {
     };
     skip_blanks();
     Token tag{TokenKind::Tag, line, "", ""};
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
       tag.text += text_[pos_++];
     skip_blanks();
     if (tag.text.empty() || pos_ >= text_.size() || text_[pos_] != '"') return bad_tag(line);
@@ -143,7 +144,8 @@ class Lexer {
 };
 
 bool is_result(std::string_view w) {
-  constexpr std::array<std::string_view, 8> kResults = {"2-0", "0-2", "1-1", "*", "1-0", "0-1", "1/2-1/2", "0-0"};
+  constexpr std::array<std::string_view, 8> kResults = {"2-0", "0-2", "1-1",     "*",
+                                                        "1-0", "0-1", "1/2-1/2", "0-0"};
   for (std::string_view r : kResults)
     if (w == r) return true;
   return false;
@@ -175,7 +177,8 @@ Expected<Move> parse_pdn_move(const Position& p, std::string_view text) {
     if (end == std::string_view::npos) end = text.size();
     const std::string_view part = text.substr(start, end - start);
     int n = part.empty() || part.size() > 2 ? -1 : 0;
-    for (const char c : part) n = n >= 0 && std::isdigit(static_cast<unsigned char>(c)) ? n * 10 + (c - '0') : -1;
+    for (const char c : part)
+      n = n >= 0 && std::isdigit(static_cast<unsigned char>(c)) ? n * 10 + (c - '0') : -1;
     if (n < 1 || n > 32) return hub;
     if (!route.empty()) route += ':';
     route += square_name(square_from_number(n));
@@ -222,7 +225,8 @@ class GameBuilder {
   }
 
   void fail(int line, const std::string& message) {
-    if (!error_) error_ = "game " + std::to_string(number_) + ", line " + std::to_string(line) + ": " + message;
+    if (!error_)
+      error_ = "game " + std::to_string(number_) + ", line " + std::to_string(line) + ": " + message;
   }
 
   PdnGameOrError finish() {
@@ -259,8 +263,12 @@ std::vector<PdnGameOrError> read_pdn(std::string_view text) {
     if (game && t->kind == TokenKind::Tag && game->in_movetext()) finish();  // tags open the next game
     if (!game) game.emplace(static_cast<int>(games.size()) + 1, t->line);
     switch (t->kind) {
-      case TokenKind::Tag: game->add_tag(*t); break;
-      case TokenKind::Bad: game->fail(t->line, t->text); break;
+      case TokenKind::Tag:
+        game->add_tag(*t);
+        break;
+      case TokenKind::Bad:
+        game->fail(t->line, t->text);
+        break;
       case TokenKind::Word:
         if (game->add_word(*t)) finish();
         break;

@@ -9,9 +9,7 @@ Key piece_key(Color c, bool king, Square s) { return zobrist::kTable.piece[kind_
 
 }  // namespace
 
-Position Position::start() {
-  return from_pieces(squares_mask(21, 32), squares_mask(1, 12), 0, Color::White);
-}
+Position Position::start() { return from_pieces(squares_mask(21, 32), squares_mask(1, 12), 0, Color::White); }
 
 Position Position::from_pieces(Bitboard white, Bitboard black, Bitboard kings, Color side_to_move,
                                int reversible_plies) {
@@ -19,7 +17,9 @@ Position Position::from_pieces(Bitboard white, Bitboard black, Bitboard kings, C
   p.pieces_ = {white & kBoard, black & kBoard};
   p.kings_ = kings & (white | black) & kBoard;
   p.side_ = side_to_move;
-  p.reversible_plies_ = static_cast<std::uint8_t>(reversible_plies < 0 ? 0 : reversible_plies > 255 ? 255 : reversible_plies);
+  p.reversible_plies_ = static_cast<std::uint8_t>(reversible_plies < 0     ? 0
+                                                  : reversible_plies > 255 ? 255
+                                                                           : reversible_plies);
   p.key_ = p.compute_key();
   return p;
 }

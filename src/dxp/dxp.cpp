@@ -13,10 +13,14 @@ GameResult win_for(Color c) { return c == Color::White ? GameResult::WhiteWins :
 // The GAMEEND reason the side `sender` gives for `result`.
 EndReason reason_for(GameResult result, Color sender) {
   switch (result) {
-    case GameResult::Draw: return EndReason::Draw;
-    case GameResult::WhiteWins: return sender == Color::White ? EndReason::SenderWins : EndReason::SenderLoses;
-    case GameResult::BlackWins: return sender == Color::Black ? EndReason::SenderWins : EndReason::SenderLoses;
-    case GameResult::Ongoing: return EndReason::Unknown;
+    case GameResult::Draw:
+      return EndReason::Draw;
+    case GameResult::WhiteWins:
+      return sender == Color::White ? EndReason::SenderWins : EndReason::SenderLoses;
+    case GameResult::BlackWins:
+      return sender == Color::Black ? EndReason::SenderWins : EndReason::SenderLoses;
+    case GameResult::Ongoing:
+      return EndReason::Unknown;
   }
   return EndReason::Unknown;
 }
@@ -24,20 +28,28 @@ EndReason reason_for(GameResult result, Color sender) {
 // The result claimed by a GAMEEND from `sender`.
 GameResult claimed_result(EndReason reason, Color sender) {
   switch (reason) {
-    case EndReason::SenderLoses: return win_for(~sender);
-    case EndReason::Draw: return GameResult::Draw;
-    case EndReason::SenderWins: return win_for(sender);
-    case EndReason::Unknown: return GameResult::Ongoing;
+    case EndReason::SenderLoses:
+      return win_for(~sender);
+    case EndReason::Draw:
+      return GameResult::Draw;
+    case EndReason::SenderWins:
+      return win_for(sender);
+    case EndReason::Unknown:
+      return GameResult::Ongoing;
   }
   return GameResult::Ongoing;
 }
 
 std::string_view reason_text(EndReason r) {
   switch (r) {
-    case EndReason::Unknown: return "no reason given";
-    case EndReason::SenderLoses: return "peer gives up";
-    case EndReason::Draw: return "peer claims a draw";
-    case EndReason::SenderWins: return "peer claims a win";
+    case EndReason::Unknown:
+      return "no reason given";
+    case EndReason::SenderLoses:
+      return "peer gives up";
+    case EndReason::Draw:
+      return "peer claims a draw";
+    case EndReason::SenderWins:
+      return "peer claims a win";
   }
   return "";
 }
@@ -140,8 +152,7 @@ void Session::on_disconnected(Millis now) {
   (void)now;
   if (state_ == State::Closed) return;
   cancel_thinking();
-  if (game_ && !game_saved_)
-    save(game_->over() ? game_->result() : GameResult::Ongoing, "connection lost");
+  if (game_ && !game_saved_) save(game_->over() ? game_->result() : GameResult::Ongoing, "connection lost");
   if (config_.role == Role::Initiator) match_aborted_ = true;  // we close first after a full match
   state_ = State::Closed;
 }
@@ -319,7 +330,8 @@ void Session::request_next_game(Millis now) {
   last_heard_ = now;
 }
 
-void Session::begin_game(const Position& start, Color ours, int minutes, int moves, std::string peer, Millis now) {
+void Session::begin_game(const Position& start, Color ours, int minutes, int moves, std::string peer,
+                         Millis now) {
   sink_.new_game();
   game_.emplace(start);
   game_saved_ = false;

@@ -75,7 +75,7 @@ Error wrong_length(std::string_view type, std::size_t expected, std::string_view
 
 // ---- one parser per message type; `text` starts with its header letter ----
 
-constexpr std::size_t kReqNormalLength = 43;                    // ... 'A'
+constexpr std::size_t kReqNormalLength = 43;                           // ... 'A'
 constexpr std::size_t kReqPositionLength = 44 + rules::kBoardSquares;  // ... 'B' + side + 32
 
 Expected<Message> parse_game_request(std::string_view text) {
@@ -102,7 +102,8 @@ Expected<Message> parse_game_request(std::string_view text) {
     return Message{r};
   }
   if (flag != 'B') return bad("GAMEREQ: start-position flag must be A or B", text);
-  if (text.size() == 44 + 50) return bad("GAMEREQ: 10x10 position (50 squares) is not Brazilian draughts", text);
+  if (text.size() == 44 + 50)
+    return bad("GAMEREQ: 10x10 position (50 squares) is not Brazilian draughts", text);
   if (text.size() != kReqPositionLength) return wrong_length("GAMEREQ with B", kReqPositionLength, text);
   Expected<Position> p = parse_dxp_position(text.substr(43));
   if (!p) return Error{"GAMEREQ: " + p.error()};
@@ -239,14 +240,22 @@ Expected<Message> parse_message(std::string_view text) {
     if (static_cast<unsigned char>(c) < 1 || static_cast<unsigned char>(c) > 127)
       return Error{"message contains a character outside ASCII 1..127"};
   switch (text[0]) {
-    case 'R': return parse_game_request(text);
-    case 'A': return parse_game_accept(text);
-    case 'M': return parse_move(text);
-    case 'E': return parse_game_end(text);
-    case 'C': return Message{Chat{std::string(text.substr(1))}};
-    case 'B': return parse_back_request(text);
-    case 'K': return parse_back_accept(text);
-    default: return bad("unknown message type", text);
+    case 'R':
+      return parse_game_request(text);
+    case 'A':
+      return parse_game_accept(text);
+    case 'M':
+      return parse_move(text);
+    case 'E':
+      return parse_game_end(text);
+    case 'C':
+      return Message{Chat{std::string(text.substr(1))}};
+    case 'B':
+      return parse_back_request(text);
+    case 'K':
+      return parse_back_accept(text);
+    default:
+      return bad("unknown message type", text);
   }
 }
 
@@ -255,7 +264,8 @@ std::string format_message(const Message& m) {
 }
 
 std::string_view message_name(const Message& m) {
-  constexpr std::string_view kNames[] = {"GAMEREQ", "GAMEACC", "MOVE", "GAMEEND", "CHAT", "BACKREQ", "BACKACC"};
+  constexpr std::string_view kNames[] = {"GAMEREQ", "GAMEACC", "MOVE",   "GAMEEND",
+                                         "CHAT",    "BACKREQ", "BACKACC"};
   return kNames[m.index()];
 }
 
@@ -281,7 +291,8 @@ std::string describe(const MoveMessage& mm) {
 Expected<Move> to_move(const Position& p, const MoveMessage& mm, Numbering n) {
   const auto valid = [](int sq) { return sq >= 1 && sq <= rules::kBoardSquares; };
   if (!valid(mm.from) || !valid(mm.to)) return Error{"bad square in move " + describe(mm)};
-  Move wanted{0, square_from_number(from_numbering(mm.from, n)), square_from_number(from_numbering(mm.to, n))};
+  Move wanted{0, square_from_number(from_numbering(mm.from, n)),
+              square_from_number(from_numbering(mm.to, n))};
   for (const int c : mm.captured) {
     if (!valid(c)) return Error{"bad square in move " + describe(mm)};
     wanted.captured |= bb(square_from_number(from_numbering(c, n)));

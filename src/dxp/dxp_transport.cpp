@@ -104,24 +104,24 @@ class Connection final : public std::enable_shared_from_this<Connection>, privat
   }
 
   void read() {
-    socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](boost::system::error_code ec,
-                                                                               std::size_t n) {
-      if (self->finished_) return;
-      if (ec) {
-        self->finish(ec == asio::error::eof ? "peer closed the connection" : "read: " + ec.message());
-        return;
-      }
-      for (Expected<std::string>& m : self->deframer_.feed(std::string_view(self->buffer_.data(), n))) {
-        if (m) {
-          if (self->transport_.trace) self->log("< " + printable(*m));
-          self->session_.on_message(*m, now_millis());
-        } else {
-          self->session_.on_frame_error(m.error(), now_millis());
-        }
-      }
-      self->after_event();
-      if (!self->finished_ && self->socket_.is_open()) self->read();
-    });
+    socket_.async_read_some(
+        asio::buffer(buffer_), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+          if (self->finished_) return;
+          if (ec) {
+            self->finish(ec == asio::error::eof ? "peer closed the connection" : "read: " + ec.message());
+            return;
+          }
+          for (Expected<std::string>& m : self->deframer_.feed(std::string_view(self->buffer_.data(), n))) {
+            if (m) {
+              if (self->transport_.trace) self->log("< " + printable(*m));
+              self->session_.on_message(*m, now_millis());
+            } else {
+              self->session_.on_frame_error(m.error(), now_millis());
+            }
+          }
+          self->after_event();
+          if (!self->finished_ && self->socket_.is_open()) self->read();
+        });
   }
 
   void after_event() {
@@ -335,7 +335,8 @@ Expected<ConnectionReport> connect_and_run(const TransportConfig& transport, con
       socket.close(ignored);
       io.restart();
       io.run();
-      return Error{"cannot connect to " + transport.host + ":" + std::to_string(transport.port) + ": timed out"};
+      return Error{"cannot connect to " + transport.host + ":" + std::to_string(transport.port) +
+                   ": timed out"};
     }
     if (!*result) break;
     if (SteadyClock::now() + std::chrono::milliseconds(200) >= give_up)

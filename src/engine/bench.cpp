@@ -25,8 +25,8 @@ Expected<BenchTotals> run_bench(const std::vector<Position>& positions, int dept
     if (Status s = engine.set_option(name, value); !s) return Error{s.error()};
   }
   // After the caller's options: these two are part of the signature.
-  for (const auto& [name, value] : {std::pair{option::kThreads, std::string_view("1")},
-                                    std::pair{option::kHash, kBenchHashMiB}}) {
+  for (const auto& [name, value] :
+       {std::pair{option::kThreads, std::string_view("1")}, std::pair{option::kHash, kBenchHashMiB}}) {
     if (Status s = engine.set_option(name, value); !s) return Error{s.error()};
   }
   SearchLimits limits;

@@ -9,9 +9,9 @@
 #include <random>
 #include <thread>
 
+#include "damas/core/movegen.h"
 #include "damas/eval/eval.h"
 #include "damas/search/level.h"
-#include "damas/core/movegen.h"
 #include "damas/search/search.h"
 #include "damas/search/tt.h"
 
@@ -23,8 +23,8 @@ struct Job {
   InfoCallback on_info;
   DoneCallback on_done;
   std::int64_t go_ns = 0;
-  bool cancelled = false;      // stopped before it started: answer at once
-  bool ponder_hit = false;     // ponder_hit() arrived before it started
+  bool cancelled = false;   // stopped before it started: answer at once
+  bool ponder_hit = false;  // ponder_hit() arrived before it started
   std::int64_t ponder_hit_ns = 0;
 };
 
@@ -48,20 +48,20 @@ struct Engine::Impl {
   mutable std::mutex mutex;
   std::condition_variable cv;
   std::deque<Job> jobs;
-  bool running = false;  // a job is between its start and the return of its done callback
+  bool running = false;    // a job is between its start and the return of its done callback
   bool finishing = false;  // its done callback is running
   GoMode running_mode = GoMode::Think;
   bool quit = false;
   std::thread thread;
 
-  Impl() { thread = std::thread([this] { loop(); }); }
+  Impl() {
+    thread = std::thread([this] { loop(); });
+  }
 
   bool busy() const { return running || !jobs.empty(); }
   // Changes (position, options, new game) are refused during a search, except from the done
   // callback of the last queued one: that search is over and its threads are joined.
-  bool busy_for_change() const {
-    return (running && !(finishing && on_search_thread())) || !jobs.empty();
-  }
+  bool busy_for_change() const { return (running && !(finishing && on_search_thread())) || !jobs.empty(); }
   bool on_search_thread() const { return std::this_thread::get_id() == thread.get_id(); }
 
   Status apply_option(std::string_view name, std::string_view value);
@@ -115,8 +115,7 @@ void Engine::Impl::loop() {
     control.stop.store(job.cancelled || quit, std::memory_order_relaxed);
     const bool pondering = job.request.mode == GoMode::Ponder && !job.ponder_hit;
     control.pondering.store(pondering, std::memory_order_relaxed);
-    control.clock_start_ns.store(job.ponder_hit ? job.ponder_hit_ns : job.go_ns,
-                                 std::memory_order_relaxed);
+    control.clock_start_ns.store(job.ponder_hit ? job.ponder_hit_ns : job.go_ns, std::memory_order_relaxed);
     lock.unlock();
 
     SearchResult result = run_search(job.request, tt, control, job.on_info);
@@ -159,7 +158,8 @@ Engine::~Engine() {
 
 Status Engine::set_option(std::string_view name, std::string_view value) {
   std::lock_guard lock(impl_->mutex);
-  if (impl_->busy_for_change()) return Error{"cannot change option " + std::string(name) + " during a search"};
+  if (impl_->busy_for_change())
+    return Error{"cannot change option " + std::string(name) + " during a search"};
   return impl_->apply_option(name, value);
 }
 
@@ -208,8 +208,8 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.multipv = std::max(static_cast<int>(e.options.get_int(option::kMultiPv)), r.level.candidates);
   // A fixed seed repeats exactly (the search mixes in the position); 0 varies every search.
   const auto fixed_seed = static_cast<std::uint64_t>(e.options.get_int(option::kSeed));
-  r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL
-                      : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
+  r.seed =
+      fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
   r.tuning.lmr = e.options.get_bool(option::kLmr);
   r.tuning.probcut = e.options.get_bool(option::kProbCut);
   r.tuning.single_reply_extension = e.options.get_bool(option::kSingleReplyExtension);
@@ -245,8 +245,7 @@ void Engine::ponder_hit() {
     }
     return;
   }
-  if (e.running && e.running_mode == GoMode::Ponder &&
-      e.control.pondering.load(std::memory_order_relaxed)) {
+  if (e.running && e.running_mode == GoMode::Ponder && e.control.pondering.load(std::memory_order_relaxed)) {
     e.control.clock_start_ns.store(now, std::memory_order_relaxed);
     e.control.pondering.store(false, std::memory_order_relaxed);
   }

@@ -50,14 +50,22 @@ inline constexpr Bitboard kBlackBackRow = row_mask(0);
 
 // ---- Colour-relative helpers -------------------------------------------------------------
 
-template <Color C> constexpr D kForwardLeft = C == Color::White ? D::UpLeft : D::DownRight;
-template <Color C> constexpr D kForwardRight = C == Color::White ? D::UpRight : D::DownLeft;
-template <Color C> constexpr D kBackLeft = C == Color::White ? D::DownLeft : D::UpRight;
-template <Color C> constexpr D kBackRight = C == Color::White ? D::DownRight : D::UpLeft;
+template <Color C>
+constexpr D kForwardLeft = C == Color::White ? D::UpLeft : D::DownRight;
+template <Color C>
+constexpr D kForwardRight = C == Color::White ? D::UpRight : D::DownLeft;
+template <Color C>
+constexpr D kBackLeft = C == Color::White ? D::DownLeft : D::UpRight;
+template <Color C>
+constexpr D kBackRight = C == Color::White ? D::DownRight : D::UpLeft;
 
-template <D Dir> constexpr Bitboard on_board_step(Bitboard b) { return step<Dir>(b) & kBoard; }
+template <D Dir>
+constexpr Bitboard on_board_step(Bitboard b) {
+  return step<Dir>(b) & kBoard;
+}
 // Squares whose neighbour in direction Dir is in b.
-template <D Dir> constexpr Bitboard neighbour_in(Bitboard b) {
+template <D Dir>
+constexpr Bitboard neighbour_in(Bitboard b) {
   return on_board_step<opposite(Dir)>(b);
 }
 
@@ -73,8 +81,8 @@ constexpr Bitboard same_row_neighbours(Bitboard b) {
 // Sum over men of rows advanced from their own back row.
 template <Color C>
 constexpr int advancement(Bitboard men) {
-  const int rows_from_top = popcount(men & kRowBits[0]) + 2 * popcount(men & kRowBits[1]) +
-                            4 * popcount(men & kRowBits[2]);
+  const int rows_from_top =
+      popcount(men & kRowBits[0]) + 2 * popcount(men & kRowBits[1]) + 4 * popcount(men & kRowBits[2]);
   if constexpr (C == Color::White) return 7 * popcount(men) - rows_from_top;
   else return rows_from_top;
 }
@@ -109,7 +117,7 @@ int runaway_score(Bitboard men, Bitboard enemy_men, const EvalWeights& w) {
 // Forward steps of men and whether the opponent answers them with a capture.
 struct ManSteps {
   int safe_steps = 0;
-  Bitboard movable = 0;       // men with an empty forward square
+  Bitboard movable = 0;  // men with an empty forward square
   Bitboard safely_movable = 0;
 };
 
@@ -141,8 +149,7 @@ ManSteps man_steps(Bitboard men, Bitboard enemy, Bitboard empty) {
 // Men with no empty forward square and an enemy piece on one of them.
 template <Color C>
 constexpr Bitboard blocked_by_enemy(Bitboard men, Bitboard movable, Bitboard enemy) {
-  return men & ~movable &
-         (neighbour_in<kForwardLeft<C>>(enemy) | neighbour_in<kForwardRight<C>>(enemy));
+  return men & ~movable & (neighbour_in<kForwardLeft<C>>(enemy) | neighbour_in<kForwardRight<C>>(enemy));
 }
 
 constexpr int interpolate(int opening, int endgame, int pieces) {
@@ -159,8 +166,7 @@ int positional(const Position& p, const EvalWeights& w, int pieces, ManSteps& st
   int s = 0;
   s += interpolate(w.advance_opening, w.advance_endgame, pieces) * advancement<C>(men);
   s += w.centre_man * popcount(men & kCentre) + w.centre_king * popcount(kings & kCentre);
-  if (!p.kings(E))
-    s += w.back_row * popcount(men & (C == Color::White ? kWhiteBackRow : kBlackBackRow));
+  if (!p.kings(E)) s += w.back_row * popcount(men & (C == Color::White ? kWhiteBackRow : kBlackBackRow));
   s += w.king_long_diagonal * popcount(kings & kLongDiagonal);
   steps = man_steps<C>(men, enemy, p.empty());
   s += w.safe_mobility * steps.safe_steps;
@@ -280,7 +286,8 @@ Expected<EvalWeights> load_weights(const std::string& path) {
 
 std::string weights_to_text(const EvalWeights& w) {
   std::string out = "# damas evaluation weights (1/100 man unless named otherwise)\n";
-  for (const NamedWeight& nw : kNamedWeights) out += std::string(nw.name) + " " + std::to_string(w.*nw.field) + "\n";
+  for (const NamedWeight& nw : kNamedWeights)
+    out += std::string(nw.name) + " " + std::to_string(w.*nw.field) + "\n";
   return out;
 }
 

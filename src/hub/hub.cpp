@@ -56,7 +56,8 @@ std::vector<Move> legal_prefix(const std::vector<Move>& pv, const Position& root
 
 // ---- Number parsing for `level` ----
 
-Expected<std::int64_t> parse_int(std::string_view name, std::string_view text, std::int64_t lo, std::int64_t hi) {
+Expected<std::int64_t> parse_int(std::string_view name, std::string_view text, std::int64_t lo,
+                                 std::int64_t hi) {
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi)
@@ -68,7 +69,8 @@ Expected<std::int64_t> parse_int(std::string_view name, std::string_view text, s
 // A plain decimal number ("1.5", "2e-3", "-0.1"); no hex, no sign '+', no "inf"/"nan".
 // (std::from_chars for double is missing from Emscripten's libc++, hence strtod.)
 std::optional<double> parse_decimal(std::string_view text) {
-  if (text.empty() || text.front() == '+' || text.find_first_not_of("0123456789.eE+-") != std::string_view::npos)
+  if (text.empty() || text.front() == '+' ||
+      text.find_first_not_of("0123456789.eE+-") != std::string_view::npos)
     return std::nullopt;
   const std::string copy(text);
   char* end = nullptr;
@@ -92,18 +94,23 @@ constexpr std::int64_t kMaxMovesToGo = 100000;
 
 std::string_view type_name(OptionType t) {
   switch (t) {
-    case OptionType::Bool: return "bool";
-    case OptionType::Int: return "int";
-    case OptionType::Real: return "real";
-    case OptionType::String: return "string";
-    case OptionType::Enum: return "enum";
+    case OptionType::Bool:
+      return "bool";
+    case OptionType::Int:
+      return "int";
+    case OptionType::Real:
+      return "real";
+    case OptionType::String:
+      return "string";
+    case OptionType::Enum:
+      return "enum";
   }
   return "string";
 }
 
 bool is_known_command(std::string_view c) {
-  for (const std::string_view k : {"hub", "set-param", "init", "new-game", "pos", "level", "go", "stop", "ping",
-                                   "ponder-hit", "quit"})
+  for (const std::string_view k :
+       {"hub", "set-param", "init", "new-game", "pos", "level", "go", "stop", "ping", "ponder-hit", "quit"})
     if (c == k) return true;
   return false;
 }
@@ -144,8 +151,9 @@ Expected<Line> parse_line(std::string_view text) {
     skip_spaces();
     if (i == n) return line;
     if (is_control(text[i])) return bad_char(i);
-    if (!is_id(text[i])) return Error{"'" + std::string(1, text[i]) + "' without an argument name at column " +
-                                      std::to_string(i + 1)};
+    if (!is_id(text[i]))
+      return Error{"'" + std::string(1, text[i]) + "' without an argument name at column " +
+                   std::to_string(i + 1)};
     Argument arg;
     arg.name = read_token();
     skip_spaces();
@@ -287,7 +295,8 @@ Expected<SearchLimits> parse_level(const Line& line) {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(a.value.data(), a.value.data() + a.value.size(), v);
       if (a.value.empty() || ec != std::errc{} || end != a.value.data() + a.value.size() || v == 0)
-        return Error{"bad nodes '" + shown(a.value) + "' (expected an integer from 1 to 18446744073709551615)"};
+        return Error{"bad nodes '" + shown(a.value) +
+                     "' (expected an integer from 1 to 18446744073709551615)"};
       limits.nodes = v;
     } else if (a.name == "move-time") {
       const Expected<double> v = parse_real(a.name, a.value, 0, kMaxSeconds);
@@ -427,7 +436,8 @@ void Frontend::cmd_hub() {
   for (const OptionSpec& spec : option_specs()) {
     Message m("param");
     m.arg("name", spec.name).arg("value", engine_.options().get(spec.name)).arg("type", type_name(spec.type));
-    if (spec.type == OptionType::Int) m.arg("min", std::to_string(spec.min)).arg("max", std::to_string(spec.max));
+    if (spec.type == OptionType::Int)
+      m.arg("min", std::to_string(spec.min)).arg("max", std::to_string(spec.max));
     if (spec.type == OptionType::Enum) {
       std::string values;
       for (const std::string& v : spec.values) values += (values.empty() ? "" : " ") + v;
@@ -446,7 +456,8 @@ void Frontend::cmd_set_param(const Line& line) {
   }
   if (!find_option(name->value)) return;  // unknown names are ignored (lidraughts-bot sends initial-time)
   const Argument* value = line.find("value");
-  const Status s = engine_.set_option(name->value, value ? std::string_view(value->value) : std::string_view());
+  const Status s =
+      engine_.set_option(name->value, value ? std::string_view(value->value) : std::string_view());
   if (!s) error(s.error());
 }
 

@@ -68,7 +68,8 @@ Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::
   for (const DataLine& line : data_lines(text)) {
     const std::string opening_text(line.text);
     const std::string where = line_location(source, line.number);
-    if (opening_text.size() > 1 && (opening_text[0] == 'W' || opening_text[0] == 'B') && opening_text[1] == ':') {
+    if (opening_text.size() > 1 && (opening_text[0] == 'W' || opening_text[0] == 'B') &&
+        opening_text[1] == ':') {
       Expected<Position> start = parse_fen(opening_text);
       if (!start) return Error{where + start.error()};
       out.push_back(Opening{*start, {}, opening_text});
@@ -140,7 +141,8 @@ Status configure(Engine& engine, const OptionList& options, const char* label) {
   // move-overhead in the option list still wins (it is set after).
   if (Status s = engine.set_option(option::kMoveOverhead, "0"); !s) return s;
   for (const auto& [name, value] : options)
-    if (Status s = engine.set_option(name, value); !s) return Error{std::string("engine ") + label + ": " + s.error()};
+    if (Status s = engine.set_option(name, value); !s)
+      return Error{std::string("engine ") + label + ": " + s.error()};
   return Ok{};
 }
 
@@ -153,7 +155,8 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
   const Opening& opening = config.openings[static_cast<std::size_t>(record.opening)];
   Game game(opening.start);
   for (const Move& m : opening.moves)
-    if (Status s = game.play(m); !s) return Error{"opening " + std::to_string(record.opening + 1) + ": " + s.error()};
+    if (Status s = game.play(m); !s)
+      return Error{"opening " + std::to_string(record.opening + 1) + ": " + s.error()};
   a.new_game();
   b.new_game();
   while (!game.over()) {
@@ -165,8 +168,8 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
       return Error{std::string("engine ") + (a_to_move ? "A" : "B") + ": " + s.error()};
     const SearchResult r = engine.search(config.limits);
     if (Status s = game.play(r.best); !s)
-      return Error{std::string("engine ") + (a_to_move ? "A" : "B") + " in game " + std::to_string(index + 1) +
-                   " at " + to_fen(game.current()) + ": " + s.error()};
+      return Error{std::string("engine ") + (a_to_move ? "A" : "B") + " in game " +
+                   std::to_string(index + 1) + " at " + to_fen(game.current()) + ": " + s.error()};
   }
   record.plies = static_cast<int>(game.moves().size());
   if (game.over()) {

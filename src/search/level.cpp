@@ -29,9 +29,7 @@ std::uint64_t LevelRandom::next() {
   return z ^ (z >> 31);
 }
 
-int LevelRandom::below(int n) {
-  return static_cast<int>(next() % static_cast<std::uint64_t>(n));
-}
+int LevelRandom::below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 
 std::size_t choose_move(const LevelParams& level, const std::vector<ScoredMove>& moves, LevelRandom& rng) {
   if (moves.size() < 2 || level.weak_move_percent <= 0) return 0;

@@ -35,9 +35,7 @@ struct Shared {
   std::int64_t go_ns = 0;  // when the search started (for reported times)
 
   std::uint64_t total_nodes() const;
-  double seconds_since_go() const {
-    return static_cast<double>(SearchControl::now_ns() - go_ns) * 1e-9;
-  }
+  double seconds_since_go() const { return static_cast<double>(SearchControl::now_ns() - go_ns) * 1e-9; }
   double seconds_on_clock() const {
     return static_cast<double>(SearchControl::now_ns() -
                                control.clock_start_ns.load(std::memory_order_relaxed)) *
@@ -118,9 +116,9 @@ Worker::Worker(Shared& shared, int id) : shared_(shared), request_(shared.reques
   for (const Move& m : moves) root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
   for (std::size_t d = 1; d < 64; ++d)
     for (std::size_t i = 1; i < 64; ++i)
-      lmr_[d][i] = static_cast<std::uint8_t>(0.5 + std::log(static_cast<double>(d)) *
-                                                       std::log(static_cast<double>(i)) /
-                                                       request_.tuning.lmr_divisor);
+      lmr_[d][i] =
+          static_cast<std::uint8_t>(0.5 + std::log(static_cast<double>(d)) *
+                                              std::log(static_cast<double>(i)) / request_.tuning.lmr_divisor);
 }
 
 Score Worker::static_eval(const Position& pos) const {
@@ -248,8 +246,8 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   if (is_repetition(pos, ply)) return kScoreDraw;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
   if (depth <= 0) {
-    const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ &&
-                            !has_capture(pos) && has_capture(pos, ~pos.side_to_move());
+    const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ && !has_capture(pos) &&
+                            has_capture(pos, ~pos.side_to_move());
     if (!threatened) return qsearch(pos, alpha, beta, ply);
     depth = 1;
   }
@@ -283,8 +281,8 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
       !is_loss_score(beta)) {
     const Score raised = beta + tuning.probcut_margin;
     const int shallow = depth - tuning.probcut_reduction;
-    const bool hopeless = tte && tte->depth >= shallow && tte->bound != Bound::Lower &&
-                          score_from_tt(tte->score, ply) < raised;
+    const bool hopeless =
+        tte && tte->depth >= shallow && tte->bound != Bound::Lower && score_from_tt(tte->score, ply) < raised;
     if (!hopeless) {
       const Score s = search(pos, shallow, raised - 1, raised, ply, false);
       if (shared_.control.stop.load(std::memory_order_relaxed)) return 0;
@@ -335,10 +333,8 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
         reduction = std::clamp(reduction, 0, new_depth - 1);
       }
       s = -search(child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);
-      if (s > alpha && reduction)
-        s = -search(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-      if (s > alpha && s < beta && pv_node)
-        s = -search(child, new_depth, -beta, -alpha, ply + 1, true);
+      if (s > alpha && reduction) s = -search(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+      if (s > alpha && s < beta && pv_node) s = -search(child, new_depth, -beta, -alpha, ply + 1, true);
     }
     if (shared_.control.stop.load(std::memory_order_relaxed)) return 0;
 

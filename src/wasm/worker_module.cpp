@@ -44,7 +44,8 @@ class HubModule {
     if (!positions) return set_result("error " + positions.error());
     const auto totals = run_bench(*positions, depth);
     if (!totals) return set_result("error " + totals.error());
-    return set_result("nodes " + std::to_string(totals->nodes) + " seconds " + std::to_string(totals->seconds));
+    return set_result("nodes " + std::to_string(totals->nodes) + " seconds " +
+                      std::to_string(totals->seconds));
   }
 
  private:

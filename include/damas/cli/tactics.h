@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "damas/engine/engine.h"
 #include "damas/core/expected.h"
 #include "damas/core/move.h"
 #include "damas/core/position.h"
+#include "damas/engine/engine.h"
 
 namespace damas {
 
@@ -22,7 +22,8 @@ struct TacticsPosition {
   int line = 0;
 };
 
-Expected<std::vector<TacticsPosition>> parse_tactics(std::string_view text, const std::string& source = "tactics");
+Expected<std::vector<TacticsPosition>> parse_tactics(std::string_view text,
+                                                     const std::string& source = "tactics");
 Expected<std::vector<TacticsPosition>> load_tactics(const std::string& path);
 
 struct TacticsAttempt {

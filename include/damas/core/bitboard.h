@@ -85,14 +85,12 @@ constexpr Bitboard step(Bitboard b, Direction d) {
 
 static_assert(step<Direction::DownLeft>(bb(square_from_number(1))) == bb(square_from_number(5)));
 static_assert(step<Direction::DownRight>(bb(square_from_number(1))) == bb(square_from_number(6)));
-static_assert((step<Direction::DownLeft>(bb(square_from_number(5))) & kBoard) == 0);   // a7 edge
-static_assert((step<Direction::DownRight>(bb(square_from_number(12))) & kBoard) == 0); // h6 edge
+static_assert((step<Direction::DownLeft>(bb(square_from_number(5))) & kBoard) == 0);    // a7 edge
+static_assert((step<Direction::DownRight>(bb(square_from_number(12))) & kBoard) == 0);  // h6 edge
 static_assert(step<Direction::UpRight>(bb(square_from_number(29))) == bb(square_from_number(25)));
 
 constexpr int popcount(Bitboard b) { return std::popcount(b); }
-constexpr Square lowest_square(Bitboard b) {
-  return Square{static_cast<std::uint8_t>(std::countr_zero(b))};
-}
+constexpr Square lowest_square(Bitboard b) { return Square{static_cast<std::uint8_t>(std::countr_zero(b))}; }
 // Removes and returns the lowest square of a non-empty set.
 constexpr Square pop_lowest(Bitboard& b) {
   const Square s = lowest_square(b);

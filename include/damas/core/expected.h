@@ -14,8 +14,8 @@ struct Error {
 template <typename T>
 class Expected {
  public:
-  Expected(T value) : data_(std::move(value)) {}        // NOLINT: implicit by design
-  Expected(Error error) : data_(std::move(error)) {}    // NOLINT: implicit by design
+  Expected(T value) : data_(std::move(value)) {}      // NOLINT: implicit by design
+  Expected(Error error) : data_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool has_value() const { return data_.index() == 0; }
   explicit operator bool() const { return has_value(); }

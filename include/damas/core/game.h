@@ -45,7 +45,7 @@ class Game {
   std::vector<Move> moves_;
 };
 
-std::string to_string(GameResult r);       // PDN draughts scoring: "2-0", "0-2", "1-1", "*"
+std::string to_string(GameResult r);  // PDN draughts scoring: "2-0", "0-2", "1-1", "*"
 std::string to_string(GameEndReason r);
 
 }  // namespace damas

@@ -25,10 +25,10 @@ namespace damas {
 struct PdnGame {
   std::vector<std::pair<std::string, std::string>> tags;  // in file order
   Position start = Position::start();                     // the FEN tag, else the start position
-  std::vector<Move> moves;                                 // legal from start, in order
-  std::vector<int> move_lines;                             // line of each move (1-based)
-  std::string result;                                      // result token of the move text; "" if none
-  int first_line = 0;                                      // line where the game starts
+  std::vector<Move> moves;                                // legal from start, in order
+  std::vector<int> move_lines;                            // line of each move (1-based)
+  std::string result;                                     // result token of the move text; "" if none
+  int first_line = 0;                                     // line where the game starts
 
   // The value of the first tag of that name, if any.
   std::optional<std::string> tag(std::string_view name) const;

@@ -9,16 +9,16 @@ namespace damas {
 
 // ---- The rules, in one place -------------------------------------------------------------
 namespace rules {
-inline constexpr int kBoardSquares = 32;       // dark squares of the 8x8 board
-inline constexpr int kMenPerSide = 12;         // three rows of four at the start
-inline constexpr int kMaxPiecesPerSide = 12;   // a side can never have more
+inline constexpr int kBoardSquares = 32;      // dark squares of the 8x8 board
+inline constexpr int kMenPerSide = 12;        // three rows of four at the start
+inline constexpr int kMaxPiecesPerSide = 12;  // a side can never have more
 inline constexpr bool kMenCaptureBackward = true;
 inline constexpr bool kFlyingKings = true;
-inline constexpr bool kMaximumCaptureRule = true;   // most pieces, kings count as one
-inline constexpr bool kKingsTieBreak = false;        // no preference among equal lines
-inline constexpr bool kCrownOnlyAtEnd = true;        // passing the far row mid-capture does not crown
-inline constexpr int kNoProgressDrawPlies = 80;      // 40 moves each without capture or man move
-inline constexpr int kRepetitionDrawCount = 3;       // threefold repetition
+inline constexpr bool kMaximumCaptureRule = true;  // most pieces, kings count as one
+inline constexpr bool kKingsTieBreak = false;      // no preference among equal lines
+inline constexpr bool kCrownOnlyAtEnd = true;      // passing the far row mid-capture does not crown
+inline constexpr int kNoProgressDrawPlies = 80;    // 40 moves each without capture or man move
+inline constexpr int kRepetitionDrawCount = 3;     // threefold repetition
 }  // namespace rules
 
 enum class Color : std::uint8_t { White = 0, Black = 1 };

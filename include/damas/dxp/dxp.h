@@ -11,11 +11,11 @@
 #include <string_view>
 #include <vector>
 
-#include "damas/dxp/dxp_message.h"
-#include "damas/engine/engine.h"
 #include "damas/core/game.h"
 #include "damas/core/notation.h"
 #include "damas/core/position.h"
+#include "damas/dxp/dxp_message.h"
+#include "damas/engine/engine.h"
 
 namespace damas::dxp {
 
@@ -34,10 +34,10 @@ struct SessionConfig {
   int minutes = 5;                 // GAMEREQ thinking time per player
   int moves = 0;                   // GAMEREQ moves per time control (0 = whole game)
   // Our clock.
-  double fallback_move_time = 1.0;    // seconds per move when a game announces 000 minutes
-  std::optional<int> depth;           // fixed search budget instead of the clock
+  double fallback_move_time = 1.0;  // seconds per move when a game announces 000 minutes
+  std::optional<int> depth;         // fixed search budget instead of the clock
   std::optional<std::uint64_t> nodes;
-  Millis peer_timeout{300'000};       // silence tolerated while we wait for the peer
+  Millis peer_timeout{300'000};  // silence tolerated while we wait for the peer
 };
 
 // A game as it is saved: whenever it ended, however it ended.
@@ -112,7 +112,7 @@ class Session {
   void send(const Message& m);
   void request_next_game(Millis now);
   void begin_game(const Position& start, Color ours, int minutes, int moves, std::string peer, Millis now);
-  void continue_game(Millis now);        // after any move: end by the rules or think if our turn
+  void continue_game(Millis now);  // after any move: end by the rules or think if our turn
   void think(Millis now);
   void cancel_thinking();
   void peer_fault(const std::string& reason, Millis now);

@@ -29,11 +29,11 @@ inline constexpr int kProtocolVersion = 1;
 // GAMEREQ 'R' (initiator -> follower).
 struct GameRequest {
   int version = kProtocolVersion;
-  std::string initiator_name;          // trailing padding removed
+  std::string initiator_name;  // trailing padding removed
   Color follower_color = Color::White;
-  int minutes = 0;                     // thinking time per player, 0..999 (0 = not given)
-  int moves = 0;                       // moves per time control, 0..999 (0 = whole game)
-  std::optional<Position> start;       // nullopt = 'A' (normal start, White to move)
+  int minutes = 0;                // thinking time per player, 0..999 (0 = not given)
+  int moves = 0;                  // moves per time control, 0..999 (0 = whole game)
+  std::optional<Position> start;  // nullopt = 'A' (normal start, White to move)
   bool operator==(const GameRequest&) const = default;
 };
 
@@ -48,7 +48,7 @@ struct GameAccept {
 
 // MOVE 'M' (both directions). Wire square numbers; captured in ascending order after parsing.
 struct MoveMessage {
-  int seconds = 0;                     // 0..9999, informational
+  int seconds = 0;  // 0..9999, informational
   int from = 0;
   int to = 0;
   std::vector<int> captured;
@@ -61,7 +61,7 @@ enum class EndReason { Unknown = 0, SenderLoses = 1, Draw = 2, SenderWins = 3 };
 // GAMEEND 'E' (both directions).
 struct GameEnd {
   EndReason reason = EndReason::Unknown;
-  bool stop = false;                   // stop code 1: no further games
+  bool stop = false;  // stop code 1: no further games
   bool operator==(const GameEnd&) const = default;
 };
 
@@ -73,7 +73,7 @@ struct Chat {
 
 // BACKREQ 'B': go back to move `move_number` (1-based) with `side` to move.
 struct BackRequest {
-  int move_number = 1;                 // 1..999
+  int move_number = 1;  // 1..999
   Color side = Color::White;
   bool operator==(const BackRequest&) const = default;
 };

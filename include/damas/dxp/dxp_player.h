@@ -4,8 +4,8 @@
 
 #include <functional>
 
-#include "damas/engine/engine.h"
 #include "damas/core/game.h"
+#include "damas/engine/engine.h"
 
 namespace damas::dxp {
 

@@ -11,21 +11,21 @@
 #include <string_view>
 #include <vector>
 
+#include "damas/core/expected.h"
 #include "damas/dxp/dxp.h"
 #include "damas/dxp/dxp_player.h"
-#include "damas/core/expected.h"
 
 namespace damas::dxp {
 
 inline constexpr std::uint16_t kDefaultPort = 27531;
 
 struct TransportConfig {
-  std::string host = "127.0.0.1";   // listening address, or the peer to connect to
-  std::uint16_t port = kDefaultPort;  // 0 when listening = any free port (tests)
-  std::chrono::milliseconds pace{50};  // minimum gap between two sent messages
+  std::string host = "127.0.0.1";                     // listening address, or the peer to connect to
+  std::uint16_t port = kDefaultPort;                  // 0 when listening = any free port (tests)
+  std::chrono::milliseconds pace{50};                 // minimum gap between two sent messages
   std::chrono::milliseconds connect_timeout{10'000};  // connecting: keep retrying this long
-  int max_connections = 0;          // listening: stop after this many connections (0 = never)
-  bool trace = false;               // log every message sent and received
+  int max_connections = 0;  // listening: stop after this many connections (0 = never)
+  bool trace = false;       // log every message sent and received
 };
 
 // What every connection shares: the engine, where finished games go, where logs go.
@@ -39,7 +39,7 @@ struct Services {
 struct ConnectionReport {
   bool match_complete = false;  // initiator: all games played to a result
   MatchSummary summary;
-  std::string end;              // how the connection ended
+  std::string end;  // how the connection ended
 };
 
 // Follower (or initiator) on a listening socket: serves accepted connections one after the
@@ -51,7 +51,7 @@ class Listener {
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
 
-  Expected<std::uint16_t> open();  // binds and listens; returns the port actually bound
+  Expected<std::uint16_t> open();       // binds and listens; returns the port actually bound
   std::vector<ConnectionReport> run();  // after open(); blocks
   void stop();                          // any thread; ends run() (a current game is saved)
 

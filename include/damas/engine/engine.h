@@ -21,10 +21,10 @@
 
 #include "damas/core/expected.h"
 #include "damas/core/move.h"
-#include "damas/engine/options.h"
-#include "damas/search/limits.h"
 #include "damas/core/position.h"
 #include "damas/core/types.h"
+#include "damas/engine/options.h"
+#include "damas/search/limits.h"
 
 namespace damas {
 
@@ -43,7 +43,7 @@ class Engine {
   // Root = start with `moves` played (every move checked for legality). The moves are the game
   // history used for repetition detection. On error nothing changes.
   Status set_position(const Position& start, const std::vector<Move>& moves = {});
-  const Position& position() const;           // the root
+  const Position& position() const;              // the root
   const std::vector<Position>& history() const;  // start .. root (root last)
 
   void new_game();  // forget everything learned (clears the transposition table)
@@ -55,8 +55,7 @@ class Engine {
   bool searching() const;
 
   // Convenience for tools: go() + wait(), returning the result.
-  SearchResult search(const SearchLimits& limits, GoMode mode = GoMode::Think,
-                      InfoCallback on_info = {});
+  SearchResult search(const SearchLimits& limits, GoMode mode = GoMode::Think, InfoCallback on_info = {});
 
  private:
   struct Impl;

@@ -19,8 +19,8 @@ struct OptionSpec {
   std::string name;
   OptionType type = OptionType::String;
   std::string default_value;
-  std::int64_t min = 0;  // Int only
-  std::int64_t max = 0;  // Int only
+  std::int64_t min = 0;             // Int only
+  std::int64_t max = 0;             // Int only
   std::vector<std::string> values;  // Enum only
   std::string help;
 };
@@ -46,22 +46,22 @@ class Options {
 namespace option {
 inline constexpr std::string_view kVariant = "variant";
 inline constexpr std::string_view kThreads = "threads";
-inline constexpr std::string_view kHash = "hash";           // MiB
+inline constexpr std::string_view kHash = "hash";  // MiB
 inline constexpr std::string_view kPonder = "ponder";
-inline constexpr std::string_view kLevel = "level";         // beginner easy medium hard full
-inline constexpr std::string_view kNumbering = "numbering"; // standard a1
+inline constexpr std::string_view kLevel = "level";                 // beginner easy medium hard full
+inline constexpr std::string_view kNumbering = "numbering";         // standard a1
 inline constexpr std::string_view kMoveOverhead = "move-overhead";  // ms kept back per move
-inline constexpr std::string_view kEvalFile = "eval-file";  // weights file; empty = built-in
-inline constexpr std::string_view kMultiPv = "multipv";    // lines searched and reported
-inline constexpr std::string_view kSeed = "seed";           // 0 = random; else reproducible levels
+inline constexpr std::string_view kEvalFile = "eval-file";          // weights file; empty = built-in
+inline constexpr std::string_view kMultiPv = "multipv";             // lines searched and reported
+inline constexpr std::string_view kSeed = "seed";                   // 0 = random; else reproducible levels
 // Switches of the selective search (SearchTuning), so selfplay can measure each one.
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";
 inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
 inline constexpr std::string_view kFutility = "futility";
-inline constexpr std::array<std::string_view, 5> kSearchSwitches = {
-    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility};
+inline constexpr std::array<std::string_view, 5> kSearchSwitches = {kLmr, kProbCut, kSingleReplyExtension,
+                                                                    kThreatExtension, kFutility};
 }  // namespace option
 
 }  // namespace damas

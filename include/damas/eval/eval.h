@@ -15,8 +15,8 @@
 namespace damas {
 
 // All weights in 1/100 man unless the name says otherwise. Terms at 0 lost Elo in selfplay
-// (bench/eval.md) and stay switchable for re-measurement at longer time controls. "Opening" values apply with all 24
-// pieces on the board, "endgame" values with none; in between they are interpolated.
+// (bench/eval.md) and stay switchable for re-measurement at longer time controls. "Opening" values apply with
+// all 24 pieces on the board, "endgame" values with none; in between they are interpolated.
 struct EvalWeights {
   Score man = 100;
   Score king = 300;

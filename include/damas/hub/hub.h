@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "damas/engine/engine.h"
 #include "damas/core/expected.h"
 #include "damas/core/notation.h"
+#include "damas/engine/engine.h"
 #include "damas/engine/options.h"
 
 namespace damas::hub {

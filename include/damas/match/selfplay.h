@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "damas/engine/engine.h"
 #include "damas/core/expected.h"
 #include "damas/core/game.h"
 #include "damas/core/move.h"
+#include "damas/engine/engine.h"
 
 namespace damas {
 
@@ -65,11 +65,11 @@ struct MatchConfig {
 
 struct GameRecord {
   int index = 0;
-  int opening = 0;        // index into MatchConfig::openings
+  int opening = 0;  // index into MatchConfig::openings
   bool a_is_white = true;
   GameResult result = GameResult::Ongoing;
   GameEndReason reason = GameEndReason::None;
-  int plies = 0;          // including the opening
+  int plies = 0;  // including the opening
   std::string pdn;
   double a_points() const;  // 1, 0.5 or 0 for engine A
 };

@@ -15,14 +15,15 @@ namespace damas {
 
 struct LevelParams {
   std::string_view name = "full";
-  int max_depth = 0;               // nominal depth cap, 0 = none
-  std::uint64_t max_nodes = 0;     // node cap per move, 0 = none
-  Score eval_noise = 0;            // evaluation noise, +- centi-men, deterministic per position
-  int weak_move_percent = 0;       // chance of choosing a weaker reasonable root move
-  Score weak_move_margin = 0;      // how much worse (centi-men) such a move may score
-  int candidates = 1;              // root moves given exact scores for that choice
-  bool full_strength() const { return max_depth == 0 && max_nodes == 0 && eval_noise == 0 &&
-                                      weak_move_percent == 0; }
+  int max_depth = 0;            // nominal depth cap, 0 = none
+  std::uint64_t max_nodes = 0;  // node cap per move, 0 = none
+  Score eval_noise = 0;         // evaluation noise, +- centi-men, deterministic per position
+  int weak_move_percent = 0;    // chance of choosing a weaker reasonable root move
+  Score weak_move_margin = 0;   // how much worse (centi-men) such a move may score
+  int candidates = 1;           // root moves given exact scores for that choice
+  bool full_strength() const {
+    return max_depth == 0 && max_nodes == 0 && eval_noise == 0 && weak_move_percent == 0;
+  }
 };
 
 // The table of levels (beginner, easy, medium, hard, full); nullopt for an unknown name.

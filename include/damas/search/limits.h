@@ -14,13 +14,13 @@ namespace damas {
 
 // Limits of one search. Nothing set = search until stop().
 struct SearchLimits {
-  std::optional<int> depth;              // nominal depth in plies
-  std::optional<std::uint64_t> nodes;    // node budget
-  std::optional<double> move_time;       // seconds for this move
-  std::optional<double> time;            // seconds left on our clock (may be <= 0)
-  double increment = 0;                  // Fischer increment, seconds, added before each move
-  int moves_to_go = 0;                   // moves to the next time control; 0 = rest of the game
-  bool infinite = false;                 // analysis: ignore time, run until stop()
+  std::optional<int> depth;            // nominal depth in plies
+  std::optional<std::uint64_t> nodes;  // node budget
+  std::optional<double> move_time;     // seconds for this move
+  std::optional<double> time;          // seconds left on our clock (may be <= 0)
+  double increment = 0;                // Fischer increment, seconds, added before each move
+  int moves_to_go = 0;                 // moves to the next time control; 0 = rest of the game
+  bool infinite = false;               // analysis: ignore time, run until stop()
 };
 
 enum class GoMode {
@@ -31,18 +31,18 @@ enum class GoMode {
 
 // Progress of a search, reported after every iteration and whenever the best move changes.
 struct SearchInfo {
-  int depth = 0;               // completed nominal depth (0: no search, e.g. forced move)
-  double mean_depth = 0;       // average leaf depth
-  Score score = 0;             // side to move's view; mate scores per types.h
+  int depth = 0;          // completed nominal depth (0: no search, e.g. forced move)
+  double mean_depth = 0;  // average leaf depth
+  Score score = 0;        // side to move's view; mate scores per types.h
   std::uint64_t nodes = 0;
   double seconds = 0;
-  std::vector<Move> pv;        // from the root position
-  int multipv_index = 1;       // 1-based line number when several lines are searched
+  std::vector<Move> pv;   // from the root position
+  int multipv_index = 1;  // 1-based line number when several lines are searched
 };
 
 struct SearchResult {
-  Move best = kNullMove;       // null only when the root has no legal move
-  Move ponder = kNullMove;     // expected reply, null when unknown
+  Move best = kNullMove;    // null only when the root has no legal move
+  Move ponder = kNullMove;  // expected reply, null when unknown
   Score score = 0;
   int depth = 0;
   std::uint64_t nodes = 0;

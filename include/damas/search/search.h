@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "damas/search/limits.h"
+#include "damas/core/position.h"
 #include "damas/eval/eval.h"
 #include "damas/search/level.h"
-#include "damas/core/position.h"
+#include "damas/search/limits.h"
 #include "damas/search/tt.h"
 
 namespace damas {
@@ -36,9 +36,9 @@ struct SearchControl {
 // Switches and constants of the selective search, so each can be measured against its absence
 // (fixed-depth node counts, matches). The defaults are what the engine plays with.
 struct SearchTuning {
-  bool lmr = true;              // late move reductions
-  double lmr_divisor = 1.8;     // reduction = ln(depth) * ln(move index) / divisor
-  bool probcut = true;          // a shallow search far above beta predicts a cut
+  bool lmr = true;           // late move reductions
+  double lmr_divisor = 1.8;  // reduction = ln(depth) * ln(move index) / divisor
+  bool probcut = true;       // a shallow search far above beta predicts a cut
   int probcut_min_depth = 5;
   int probcut_reduction = 4;
   Score probcut_margin = 60;
@@ -46,8 +46,8 @@ struct SearchTuning {
   // At the horizon, a quiet position where the opponent threatens a capture gets one more ply
   // (the side to move may still parry) instead of the static evaluation.
   bool threat_extension = false;
-  bool futility = false;         // skip late quiet moves at depth 1-2 far below alpha
-  Score futility_margin = 90;    // per ply of depth
+  bool futility = false;       // skip late quiet moves at depth 1-2 far below alpha
+  Score futility_margin = 90;  // per ply of depth
 };
 
 struct SearchRequest {
@@ -59,8 +59,8 @@ struct SearchRequest {
   int multipv = 1;
   double move_overhead = 0.03;  // seconds
   EvalWeights weights;
-  LevelParams level;            // strength limits (full strength: no limits)
-  std::uint64_t seed = 0;       // randomness of weak levels and evaluation noise
+  LevelParams level;       // strength limits (full strength: no limits)
+  std::uint64_t seed = 0;  // randomness of weak levels and evaluation noise
   SearchTuning tuning;
 };
 

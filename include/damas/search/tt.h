@@ -31,8 +31,8 @@ struct MoveTag {
 
 struct TTEntry {
   MoveTag move;
-  Score score = 0;   // already converted to "distance from the probing node" by the caller
-  Score eval = 0;    // static evaluation (or 0 when unknown)
+  Score score = 0;  // already converted to "distance from the probing node" by the caller
+  Score eval = 0;   // static evaluation (or 0 when unknown)
   int depth = 0;
   Bound bound = Bound::None;
 };
