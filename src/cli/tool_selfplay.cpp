@@ -35,6 +35,11 @@ int selfplay_main(const Args& args) {
       "max-plies", po::value<int>()->default_value(0), "adjudicate a draw after this many plies (0 = never)")(
       "pdn", po::value<std::string>(), "write every game to this PDN file")("quiet,q", po::bool_switch(),
                                                                             "print only the final result");
+  // Registry options given here apply to both engines (before --a and --b); draw-rules is also
+  // the referee's.
+  po::options_description engine_desc("Engine options (both engines)");
+  add_engine_options(engine_desc);
+  desc.add(engine_desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("selfplay", args, desc, vm)) return *exit_code;
   auto fail = [](const std::string& message) {
@@ -47,8 +52,20 @@ int selfplay_main(const Args& args) {
   if (!a) return fail("--a: " + a.error());
   const Expected<OptionList> b = parse_option_list(vm["b"].as<std::string>());
   if (!b) return fail("--b: " + b.error());
-  config.options_a = *a;
-  config.options_b = *b;
+  Options shared;
+  OptionList both;
+  if (Status s = apply_engine_options(vm,
+                                      [&](std::string_view name, std::string_view value) {
+                                        both.emplace_back(std::string(name), std::string(value));
+                                        return shared.set(name, value);
+                                      });
+      !s)
+    return fail(s.error());
+  config.options_a = both;
+  config.options_a.insert(config.options_a.end(), a->begin(), a->end());
+  config.options_b = both;
+  config.options_b.insert(config.options_b.end(), b->begin(), b->end());
+  config.draw_rules = parse_draw_rules(shared.get(option::kDrawRules)).value_or(DrawRules::Seed);
   Expected<std::vector<Opening>> openings = load_openings(vm["openings"].as<std::string>());
   if (!openings) return fail(openings.error());
   config.openings = std::move(openings).value();

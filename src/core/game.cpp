@@ -7,13 +7,19 @@
 
 namespace damas {
 
-Game::Game(const Position& start) { positions_.push_back(start); }
+Game::Game(const Position& start, DrawRules rules) : rules_(rules) {
+  positions_.push_back(start);
+  counters_.push_back(DrawCounters{});
+}
 
 Status Game::play(const Move& m) {
   MoveList legal;
   generate_legal_moves(current(), legal);
   if (!legal.contains(m)) return Error{"illegal move " + to_hub_move(m)};
-  positions_.push_back(current().after(m));
+  const Position next = current().after(m);
+  counters_.push_back(rules_ == DrawRules::Fmjd64 ? fmjd64_advance(counters_.back(), current(), next)
+                                                  : DrawCounters{});
+  positions_.push_back(next);
   moves_.push_back(m);
   return Ok{};
 }
@@ -23,6 +29,7 @@ void Game::undo(int plies) {
   for (int i = 0; i < n; ++i) {
     moves_.pop_back();
     positions_.pop_back();
+    counters_.pop_back();
   }
 }
 
@@ -43,8 +50,25 @@ int Game::repetitions() const {
 GameEndReason Game::end_reason() const {
   if (!has_legal_move(current())) return GameEndReason::NoLegalMove;
   if (repetitions() >= rules::kRepetitionDrawCount) return GameEndReason::Repetition;
-  if (current().reversible_plies() >= rules::kNoProgressDrawPlies) return GameEndReason::NoProgress;
+  if (rules_ == DrawRules::Fmjd64) {
+    if (fmjd64_drawn(current(), draw_counters())) return GameEndReason::DrawLaw;
+  } else if (current().reversible_plies() >= rules::kNoProgressDrawPlies) {
+    return GameEndReason::NoProgress;
+  }
   return GameEndReason::None;
+}
+
+const DrawLaw* Game::draw_law() const {
+  return rules_ == DrawRules::Fmjd64 ? fmjd64_law(current(), draw_counters()) : nullptr;
+}
+
+std::string Game::end_description() const {
+  const GameEndReason r = end_reason();
+  if (r == GameEndReason::DrawLaw) {
+    const DrawLaw* law = draw_law();
+    return "FMJD-64 " + std::string(law->article) + ": " + std::string(law->text);
+  }
+  return to_string(r);
 }
 
 GameResult Game::result() const {
@@ -53,6 +77,7 @@ GameResult Game::result() const {
       return current().side_to_move() == Color::White ? GameResult::BlackWins : GameResult::WhiteWins;
     case GameEndReason::Repetition:
     case GameEndReason::NoProgress:
+    case GameEndReason::DrawLaw:
       return GameResult::Draw;
     case GameEndReason::None:
     case GameEndReason::Adjudication:
@@ -61,7 +86,8 @@ GameResult Game::result() const {
   return GameResult::Ongoing;
 }
 
-std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>& tags) const {
+std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>& tags,
+                         const std::vector<MoveAnnotation>& annotations) const {
   std::string out;
   // A Result tag (a game ended by adjudication, a claim or a lost connection) overrides the
   // result by the rules, in the tag and at the end of the move text.
@@ -75,6 +101,7 @@ std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>&
     }
   }
   out += "[GameType \"26\"]\n";
+  out += "[DrawRules \"" + std::string(to_string(rules_)) + "\"]\n";
   if (!(start() == Position::start())) out += "[FEN \"" + to_fen(start()) + "\"]\n";
   if (!has_result) out += "[Result \"" + result_text + "\"]\n";
   out += "\n";
@@ -95,7 +122,28 @@ std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>&
     const Color mover = positions_[i].side_to_move();
     if (mover == Color::White) emit(std::to_string(move_number) + ".");
     else if (i == 0) emit(std::to_string(move_number) + "...");
-    emit(to_hub_move(moves_[i]));
+    const MoveAnnotation* note = i < annotations.size() ? &annotations[i] : nullptr;
+    emit(to_hub_move(moves_[i]) + (note ? note->mark : std::string()));
+    if (note && !note->comment.empty()) {
+      // Split into words so lines stay short; a brace inside would end the comment early.
+      std::vector<std::string> words;
+      std::string word;
+      for (const char ch : note->comment + " ") {
+        if (ch != ' ') {
+          word += ch == '{' ? '(' : ch == '}' ? ')' : ch;
+        } else if (!word.empty()) {
+          words.push_back(word);
+          word.clear();
+        }
+      }
+      if (!words.empty()) {
+        words.front() = "{" + words.front();
+        words.back() += "}";
+      }
+      for (const std::string& w : words) emit(w);
+      // A comment between White's and Black's move: Black's move gets its number again.
+      if (mover == Color::White && i + 1 < moves_.size()) emit(std::to_string(move_number) + "...");
+    }
     if (mover == Color::Black) ++move_number;
   }
   emit(result_text);
@@ -125,6 +173,8 @@ std::string to_string(GameEndReason r) {
       return "threefold repetition";
     case GameEndReason::NoProgress:
       return "80 plies without capture or man move";
+    case GameEndReason::DrawLaw:
+      return "FMJD-64 draw law";
     case GameEndReason::Adjudication:
       return "adjudication";
     case GameEndReason::None:

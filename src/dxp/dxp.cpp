@@ -233,7 +233,7 @@ void Session::handle(const MoveMessage& m, Millis now) {
   }
   if (game_->over()) {
     // The game ended by the rules and the peer moves on: the turn is ours now, end it.
-    end_game_ourselves(game_->result(), "ended by the rules: " + to_string(game_->end_reason()), now);
+    end_game_ourselves(game_->result(), "ended by the rules: " + game_->end_description(), now);
     return;
   }
   if (our_turn()) {
@@ -264,7 +264,7 @@ void Session::handle(const GameEnd& m, Millis now) {
   cancel_thinking();
   send(GameEnd{EndReason::Unknown, m.stop});
   const Color peer = ~ours_;
-  if (game_->over()) save(game_->result(), "ended by the rules: " + to_string(game_->end_reason()));
+  if (game_->over()) save(game_->result(), "ended by the rules: " + game_->end_description());
   else save(claimed_result(m.reason, peer), "GAMEEND from peer: " + std::string(reason_text(m.reason)));
   after_game(m.stop, now);
 }
@@ -333,7 +333,7 @@ void Session::request_next_game(Millis now) {
 void Session::begin_game(const Position& start, Color ours, int minutes, int moves, std::string peer,
                          Millis now) {
   sink_.new_game();
-  game_.emplace(start);
+  game_.emplace(start, config_.draw_rules);
   game_saved_ = false;
   ours_ = ours;
   peer_name_ = std::move(peer);
@@ -353,7 +353,7 @@ void Session::begin_game(const Position& start, Color ours, int minutes, int mov
 void Session::continue_game(Millis now) {
   if (!our_turn()) return;
   if (game_->over()) {
-    end_game_ourselves(game_->result(), "ended by the rules: " + to_string(game_->end_reason()), now);
+    end_game_ourselves(game_->result(), "ended by the rules: " + game_->end_description(), now);
     return;
   }
   think(now);

@@ -198,6 +198,8 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   SearchRequest& r = job.request;
   r.root = e.history.back();
   for (std::size_t i = 0; i + 1 < e.history.size(); ++i) r.history.push_back(e.history[i].key());
+  r.draw_rules = parse_draw_rules(e.options.get(option::kDrawRules)).value_or(DrawRules::Seed);
+  if (r.draw_rules == DrawRules::Fmjd64) r.root_draw = fmjd64_counters(e.history);
   r.limits = limits;
   r.mode = mode;
   r.threads = static_cast<int>(e.options.get_int(option::kThreads));

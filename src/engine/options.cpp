@@ -65,6 +65,14 @@ const std::vector<OptionSpec>& option_specs() {
        2147483647,
        {},
        "random seed of weak levels (0 = different every game; other values repeat exactly)"},
+      {std::string(option::kDrawRules),
+       OptionType::Enum,
+       "seed",
+       0,
+       0,
+       {"seed", "fmjd64"},
+       "draw laws: seed (threefold repetition, 80 plies without capture or man move) or fmjd64 "
+       "(FMJD-64 articles 7.2.3-7.2.8 as lidraughts applies them)"},
       // Defaults are SearchTuning's (search.h): what the engine plays with.
       {std::string(option::kLmr), OptionType::Bool, "true", 0, 0, {}, "search: late move reductions"},
       {std::string(option::kProbCut),

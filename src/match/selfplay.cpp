@@ -135,11 +135,12 @@ double GameRecord::a_points() const {
 
 namespace {
 
-Status configure(Engine& engine, const OptionList& options, const char* label) {
+Status configure(Engine& engine, const OptionList& options, DrawRules rules, const char* label) {
   // In-process games have no communication delay to keep time back for: without this a
   // --movetime of 20 ms would leave the default 30 ms overhead a 1 ms search. An explicit
   // move-overhead in the option list still wins (it is set after).
   if (Status s = engine.set_option(option::kMoveOverhead, "0"); !s) return s;
+  if (Status s = engine.set_option(option::kDrawRules, to_string(rules)); !s) return s;
   for (const auto& [name, value] : options)
     if (Status s = engine.set_option(name, value); !s)
       return Error{std::string("engine ") + label + ": " + s.error()};
@@ -153,7 +154,7 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
   record.opening = (index / 2) % static_cast<int>(config.openings.size());
   record.a_is_white = index % 2 == 0;
   const Opening& opening = config.openings[static_cast<std::size_t>(record.opening)];
-  Game game(opening.start);
+  Game game(opening.start, config.draw_rules);
   for (const Move& m : opening.moves)
     if (Status s = game.play(m); !s)
       return Error{"opening " + std::to_string(record.opening + 1) + ": " + s.error()};
@@ -183,7 +184,7 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
                             {"Round", std::to_string(index + 1)},
                             {"White", record.a_is_white ? "A" : "B"},
                             {"Black", record.a_is_white ? "B" : "A"},
-                            {"Termination", to_string(record.reason)},
+                            {"Termination", game.over() ? game.end_description() : to_string(record.reason)},
                             {"Result", to_string(record.result)}});
   return record;
 }
@@ -213,8 +214,8 @@ Expected<MatchResult> run_match(const MatchConfig& config, const GameCallback& o
   auto worker = [&]() {
     Engine a;
     Engine b;
-    if (Status s = configure(a, config.options_a, "A"); !s) return fail(s.error());
-    if (Status s = configure(b, config.options_b, "B"); !s) return fail(s.error());
+    if (Status s = configure(a, config.options_a, config.draw_rules, "A"); !s) return fail(s.error());
+    if (Status s = configure(b, config.options_b, config.draw_rules, "B"); !s) return fail(s.error());
     for (int i = next++; i < total && !failed; i = next++) {
       Expected<GameRecord> record = play_game(config, i, a, b);
       if (!record) return fail(record.error());

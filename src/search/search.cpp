@@ -84,6 +84,9 @@ class Worker {
   bool depth_one_done_ = false;
 
   std::vector<RootMove> root_moves_;
+  const bool fmjd64_ = false;  // FMJD-64 draw laws instead of the 80-ply rule
+  // FMJD-64 counters of the node at each ply (fmjd64 only).
+  std::array<DrawCounters, kMaxPly + 2> draw_{};
   // Keys of the game history followed by the current search path (for repetitions).
   std::vector<Key> keys_;
   std::size_t root_key_index_ = 0;
@@ -105,7 +108,9 @@ std::uint64_t Shared::total_nodes() const {
   return n;
 }
 
-Worker::Worker(Shared& shared, int id) : shared_(shared), request_(shared.request), id_(id) {
+Worker::Worker(Shared& shared, int id)
+    : shared_(shared), request_(shared.request), id_(id), fmjd64_(request_.draw_rules == DrawRules::Fmjd64) {
+  draw_[0] = request_.root_draw;
   keys_.reserve(request_.history.size() + kMaxPly + 2);
   keys_ = request_.history;
   root_key_index_ = keys_.size();
@@ -242,7 +247,12 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   pv_length_[p] = 0;
   keys_[root_key_index_ + p] = pos.key();
 
-  if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) return kScoreDraw;
+  if (fmjd64_) {
+    // A side without a move has lost even when a law would draw.
+    if (fmjd64_drawn(pos, draw_[p])) return has_legal_move(pos) ? kScoreDraw : loss_in(ply);
+  } else if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) {
+    return kScoreDraw;
+  }
   if (is_repetition(pos, ply)) return kScoreDraw;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
   if (depth <= 0) {
@@ -267,7 +277,8 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     tt_move = tte->move;
     const Score s = score_from_tt(tte->score, ply);
     // Near the 80-ply limit the same position with another counter may be a draw: no cut.
-    const bool counter_safe = pos.reversible_plies() < rules::kNoProgressDrawPlies - 16;
+    const bool counter_safe = fmjd64_ ? fmjd64_plies_left(pos, draw_[p]) > 16
+                                      : pos.reversible_plies() < rules::kNoProgressDrawPlies - 16;
     if (!pv_node && counter_safe && tte->depth >= depth &&
         (tte->bound == Bound::Exact || (tte->bound == Bound::Lower && s >= beta) ||
          (tte->bound == Bound::Upper && s <= alpha)))
@@ -321,6 +332,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
 
     const Position child = pos.after(m);
     shared_.tt.prefetch(child.key());
+    if (fmjd64_) draw_[p + 1] = fmjd64_advance(draw_[p], pos, child);
     const int new_depth = depth - 1 + extension;
     Score s;
     if (i == 0) {
@@ -366,6 +378,7 @@ Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first)
   for (std::size_t i = first; i < root_moves_.size(); ++i) {
     const Move m = root_moves_[i].move;
     const Position child = root.after(m);
+    if (fmjd64_) draw_[1] = fmjd64_advance(draw_[0], root, child);
     Score s;
     if (i == first) {
       s = -search(child, depth - 1, -beta, -alpha, 1, true);

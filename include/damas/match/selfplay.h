@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "damas/core/draw_rules.h"
 #include "damas/core/expected.h"
 #include "damas/core/game.h"
 #include "damas/core/move.h"
@@ -56,11 +57,12 @@ Expected<OptionList> parse_option_list(std::string_view text);
 struct MatchConfig {
   OptionList options_a;
   OptionList options_b;
-  SearchLimits limits;            // per move, for both engines
-  std::vector<Opening> openings;  // each is played twice, A taking White then Black
-  int games = 0;                  // 0 = two per opening; otherwise cycles the openings
-  int concurrency = 1;            // games played at once
-  int max_plies = 0;              // adjudicate a draw after this many plies (0 = never)
+  SearchLimits limits;                     // per move, for both engines
+  std::vector<Opening> openings;           // each is played twice, A taking White then Black
+  int games = 0;                           // 0 = two per opening; otherwise cycles the openings
+  int concurrency = 1;                     // games played at once
+  int max_plies = 0;                       // adjudicate a draw after this many plies (0 = never)
+  DrawRules draw_rules = DrawRules::Seed;  // the referee's, and both engines' unless a list sets it
 };
 
 struct GameRecord {

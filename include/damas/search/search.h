@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "damas/core/draw_rules.h"
 #include "damas/core/position.h"
 #include "damas/eval/eval.h"
 #include "damas/search/level.h"
@@ -53,6 +54,8 @@ struct SearchTuning {
 struct SearchRequest {
   Position root;
   std::vector<Key> history;  // keys of the game positions before the root, oldest first
+  DrawRules draw_rules = DrawRules::Seed;
+  DrawCounters root_draw;  // FMJD-64 counters of the root (fmjd64 only)
   SearchLimits limits;
   GoMode mode = GoMode::Think;
   int threads = 1;

@@ -1,0 +1,108 @@
+#include "damas/core/draw_rules.h"
+
+namespace damas {
+namespace {
+
+// Pieces of each side and where the board stands for the laws.
+struct Census {
+  int pieces[2];
+  int kings[2];
+  int total;
+};
+
+Census census(const Position& p) {
+  Census c{};
+  for (Color col : {Color::White, Color::Black}) {
+    c.pieces[index(col)] = popcount(p.pieces(col));
+    c.kings[index(col)] = popcount(p.kings(col));
+  }
+  c.total = c.pieces[0] + c.pieces[1];
+  return c;
+}
+
+// The colour of a lone king facing at least one enemy king, if any (White looked at first).
+std::optional<Color> lone_king(const Census& c) {
+  for (Color col : {Color::White, Color::Black}) {
+    const std::size_t w = index(col);
+    const std::size_t s = index(~col);
+    if (c.pieces[w] == 1 && c.kings[w] == 1 && c.kings[s] >= 1) return col;
+  }
+  return std::nullopt;
+}
+
+// 7.2.7's configuration: three pieces with a king against the lone king, which is the only piece
+// on the long diagonal.
+bool lone_king_holds_diagonal(const Position& p, const Census& c, Color weak) {
+  return c.pieces[index(~weak)] == 3 && (p.pieces(weak) & fmjd64::kLongDiagonalSquares) &&
+         popcount(p.occupied() & fmjd64::kLongDiagonalSquares) == 1;
+}
+
+}  // namespace
+
+std::string_view to_string(DrawRules r) { return r == DrawRules::Fmjd64 ? "fmjd64" : "seed"; }
+
+std::optional<DrawRules> parse_draw_rules(std::string_view text) {
+  if (text == "seed") return DrawRules::Seed;
+  if (text == "fmjd64") return DrawRules::Fmjd64;
+  return std::nullopt;
+}
+
+const DrawLaw* fmjd64_law(const Position& p, const DrawCounters& counters) {
+  using namespace fmjd64;
+  const Census c = census(p);
+  if (const std::optional<Color> weak = lone_king(c)) {
+    const int strong = c.pieces[index(~*weak)];
+    const int strong_kings = c.kings[index(~*weak)];
+    if (strong <= 2) return &kLaws[kTwoVsLoneKing];
+    if (lone_king_holds_diagonal(p, c, *weak))
+      return counters.lone_king_diagonal[index(*weak)] >= kLongDiagonalPlies ? &kLaws[kLongDiagonal]
+                                                                             : &kLaws[kLongDiagonalWaiting];
+    if (strong_kings == strong) return &kLaws[kThreeKingsVsLoneKing];
+    // Otherwise the general laws for kings on both sides below.
+  }
+  if (c.kings[0] == 0 || c.kings[1] == 0) return nullptr;
+  if (c.total == 6 || c.total == 7) return &kLaws[kSixSevenPieces];
+  if (c.total == 4 || c.total == 5) return &kLaws[kFourFivePieces];
+  return &kLaws[kOnlyKingsMoved];
+}
+
+DrawCounters fmjd64_advance(const DrawCounters& counters, const Position& before, const Position& after) {
+  const Color mover = before.side_to_move();
+  const Census c = census(after);
+  const bool capture = popcount(after.pieces(~mover)) < popcount(before.pieces(~mover));
+  const bool man_moved = after.men(mover) != before.men(mover);
+  // A man that ends on the far row is crowned: the mover has more kings than before.
+  const bool promotion = popcount(after.kings(mover)) > popcount(before.kings(mover));
+  const bool first_king = promotion && c.kings[index(mover)] == 1;
+
+  // The law is judged on the position after the ply, with the 7.2.7 counter before it.
+  const DrawLaw* law = fmjd64_law(after, counters);
+  bool reset = law == nullptr;
+  if (law) {
+    if (capture) {
+      reset = law->capture == CaptureReset::Always || (popcount(before.occupied()) > 3 && c.total <= 3);
+    }
+    if (promotion) reset = reset || law->promotion == PromotionReset::Always || first_king;
+    if (man_moved && law->man_move_resets) reset = true;
+  }
+  DrawCounters next = counters;
+  next.plies = reset ? 0 : static_cast<std::uint16_t>(counters.plies + (counters.plies < 0xFFFF ? 1 : 0));
+  if (const std::optional<Color> weak = lone_king(c); weak && lone_king_holds_diagonal(after, c, *weak)) {
+    std::uint8_t& n = next.lone_king_diagonal[index(*weak)];
+    if (n < 0xFF) ++n;
+  }
+  return next;
+}
+
+DrawCounters fmjd64_counters(const std::vector<Position>& positions) {
+  DrawCounters c;
+  for (std::size_t i = 1; i < positions.size(); ++i) c = fmjd64_advance(c, positions[i - 1], positions[i]);
+  return c;
+}
+
+int fmjd64_plies_left(const Position& p, const DrawCounters& c) {
+  const DrawLaw* law = fmjd64_law(p, c);
+  return law ? law->limit_plies - c.plies : 1 << 20;
+}
+
+}  // namespace damas
