@@ -1,13 +1,19 @@
 // `damas analyze`: searches one position and prints the progress and the best move for a person.
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <sstream>
 
 #include "damas/cli/cli.h"
+#include "damas/cli/game_analysis.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/pdn.h"
+#include "damas/core/text_lines.h"
 #include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
@@ -33,11 +39,119 @@ std::string line_text(Position p, const std::vector<Move>& pv, bool algebraic, N
   return out;
 }
 
+// --depth, --time, --nodes; `default_depth` (0: 5 seconds) when none is given.
+Expected<SearchLimits> read_limits(const po::variables_map& vm, int default_depth) {
+  SearchLimits limits;
+  if (vm.count("depth")) {
+    const int depth = vm["depth"].as<int>();
+    if (depth < 1 || depth > 100) return Error{"depth must be between 1 and 100"};
+    limits.depth = depth;
+  }
+  if (vm.count("time")) {
+    const double t = vm["time"].as<double>();
+    if (!(t > 0)) return Error{"time must be positive"};
+    limits.move_time = t;
+  }
+  if (vm.count("nodes")) limits.nodes = vm["nodes"].as<std::uint64_t>();
+  if (!limits.depth && !limits.move_time && !limits.nodes) {
+    if (default_depth) limits.depth = default_depth;
+    else limits.move_time = 5.0;
+  }
+  return limits;
+}
+
+// A progress bar on stderr, drawn only on a terminal.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::size_t total) : total_(total), shown_(isatty(STDERR_FILENO) != 0) {}
+  ~ProgressBar() {
+    if (shown_ && drawn_) std::cerr << "\r" << std::string(72, ' ') << "\r" << std::flush;
+  }
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+  void update(std::size_t done, int game, int games, std::size_t ply, std::size_t plies) {
+    if (!shown_ || total_ == 0) return;
+    constexpr std::size_t kWidth = 30;
+    const std::size_t filled = std::min(kWidth, done * kWidth / total_);
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] game " << game
+              << "/" << games << ", move " << (ply + 1) / 2 << "/" << (plies + 1) / 2 << "   " << std::flush;
+    drawn_ = true;
+  }
+
+ private:
+  std::size_t total_;
+  bool shown_;
+  bool drawn_ = false;
+};
+
+// --pdn: every game of the file analysed; a bad game is reported and skipped.
+int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits& limits) {
+  const std::string path = vm["pdn"].as<std::string>();
+  const Expected<std::string> text = read_text_file(path, "PDN file");
+  if (!text) {
+    std::cerr << "damas analyze: " << text.error() << "\n";
+    return 2;
+  }
+  AnalysisConfig config;
+  config.limits = limits;
+  config.margin = static_cast<Score>(vm["margin"].as<double>() * 100.0);
+  config.blunder_margin = static_cast<Score>(vm["blunder-margin"].as<double>() * 100.0);
+  if (config.margin <= 0 || config.blunder_margin < config.margin) {
+    std::cerr << "damas analyze: --margin must be positive and --blunder-margin at least --margin\n";
+    return 2;
+  }
+  config.default_rules = parse_draw_rules(engine.options().get(option::kDrawRules)).value_or(DrawRules::Seed);
+  std::ofstream out_file;
+  const bool to_file = vm.count("out") != 0;
+  if (to_file) {
+    out_file.open(vm["out"].as<std::string>());
+    if (!out_file) {
+      std::cerr << "damas analyze: cannot write " << vm["out"].as<std::string>() << "\n";
+      return 2;
+    }
+  }
+  std::ostream& out = to_file ? static_cast<std::ostream&>(out_file) : std::cout;
+
+  const std::vector<PdnGameOrError> games = read_pdn(*text);
+  std::size_t total = 0;
+  for (const PdnGameOrError& g : games)
+    if (g) total += g->moves.size() + 1;
+  ProgressBar bar(total);
+  std::size_t done_before = 0;
+  int bad = 0;
+  for (std::size_t k = 0; k < games.size(); ++k) {
+    const int number = static_cast<int>(k) + 1;
+    if (!games[k]) {
+      std::cerr << "damas analyze: " << path << ": " << games[k].error() << " (game skipped)\n";
+      ++bad;
+      continue;
+    }
+    const PdnGame& pdn = *games[k];
+    const GameAnalysis a = analyse_game(engine, pdn, config, [&](std::size_t done, std::size_t plies) {
+      bar.update(done_before + done, number, static_cast<int>(games.size()), done - 1, plies - 1);
+    });
+    done_before += pdn.moves.size() + 1;
+    std::cout << "game " << number << " (line " << pdn.first_line << "): " << a.summary << std::flush;
+    out << a.annotated_pdn << "\n";
+  }
+  if (to_file) {
+    out_file.flush();
+    if (!out_file) {
+      std::cerr << "damas analyze: cannot write " << vm["out"].as<std::string>() << "\n";
+      return 2;
+    }
+  }
+  return bad == static_cast<int>(games.size()) && bad > 0 ? 1 : 0;
+}
+
 }  // namespace
 
 int analyze_main(const Args& args) {
   po::options_description desc(
-      "damas analyze [--fen F] [--moves \"...\"] [--depth N | --time S | --nodes N] [engine options]");
+      "damas analyze [--fen F] [--moves \"...\"] [--depth N | --time S | --nodes N] [engine options]\n"
+      "damas analyze --pdn games.pdn [--out annotated.pdn] [--depth N | --time S] [--margin M]\n"
+      "  (per position; default depth 10): every move of every game evaluated, errors marked ? and ??\n"
+      "  with the best move and its line as a comment, a summary per game");
   desc.add_options()("help,h", "show this help")(
       "fen", po::value<std::string>()->default_value(std::string(kStartFen)),
       "position in PDN FEN (numeric or algebraic squares)")(
@@ -46,7 +160,14 @@ int analyze_main(const Args& args) {
       "time,t", po::value<double>(), "search time in seconds")("nodes,n", po::value<std::uint64_t>(),
                                                                "node budget")(
       "algebraic", po::bool_switch(),
-      "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares");
+      "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares")(
+      "board", po::value<std::string>()->implicit_value("yes")->value_name("yes|no"),
+      "show the position as a text board (default: yes on a terminal)")(
+      "pdn", po::value<std::string>(), "analyse every game of this PDN file instead of one position")(
+      "out", po::value<std::string>(), "--pdn: write the annotated games here (default: standard output)")(
+      "margin", po::value<double>()->default_value(0.5),
+      "--pdn: a move losing this much (in men) against the best one is marked ?")(
+      "blunder-margin", po::value<double>()->default_value(1.5), "--pdn: ... and this much ??");
   po::options_description engine_desc("engine options (same names as the Hub parameters)");
   add_engine_options(engine_desc);
   desc.add(engine_desc);
@@ -64,6 +185,22 @@ int analyze_main(const Args& args) {
   }
   const Numbering numbering =
       engine.options().get(option::kNumbering) == "a1" ? Numbering::A1 : Numbering::Standard;
+  const Expected<SearchLimits> parsed_limits = read_limits(vm, vm.count("pdn") ? 10 : 0);
+  if (!parsed_limits) {
+    std::cerr << "damas analyze: " << parsed_limits.error() << "\n";
+    return 2;
+  }
+  const SearchLimits limits = *parsed_limits;
+  if (vm.count("pdn")) return analyze_pdn(vm, engine, limits);
+  bool board = isatty(STDOUT_FILENO) != 0;
+  if (vm.count("board")) {
+    const std::string b = vm["board"].as<std::string>();
+    if (b != "yes" && b != "no") {
+      std::cerr << "damas analyze: --board takes yes or no\n";
+      return 2;
+    }
+    board = b == "yes";
+  }
   const Expected<Position> start = parse_fen(vm["fen"].as<std::string>());
   if (!start) {
     std::cerr << "damas analyze: " << start.error() << "\n";
@@ -80,33 +217,13 @@ int analyze_main(const Args& args) {
   }
   const Position& root = engine.position();
   if (!has_legal_move(root)) {
-    std::cout << to_diagram(root) << "\nno legal move: the side to move has lost\n";
+    std::cout << (board ? to_diagram(root) + "\n" : "") << "no legal move: the side to move has lost\n";
     return 0;
   }
 
-  SearchLimits limits;
-  if (vm.count("depth")) {
-    const int depth = vm["depth"].as<int>();
-    if (depth < 1 || depth > 100) {
-      std::cerr << "damas analyze: depth must be between 1 and 100\n";
-      return 2;
-    }
-    limits.depth = depth;
-  }
-  if (vm.count("time")) {
-    const double t = vm["time"].as<double>();
-    if (!(t > 0)) {
-      std::cerr << "damas analyze: time must be positive\n";
-      return 2;
-    }
-    limits.move_time = t;
-  }
-  if (vm.count("nodes")) limits.nodes = vm["nodes"].as<std::uint64_t>();
-  if (!limits.depth && !limits.move_time && !limits.nodes) limits.move_time = 5.0;
-
   const bool algebraic = vm["algebraic"].as<bool>();
-  std::cout << to_diagram(root) << "\n"
-            << to_fen(root, algebraic ? FenStyle::Algebraic : FenStyle::Numeric) << "\n";
+  if (board) std::cout << to_diagram(root) << "\n";
+  std::cout << to_fen(root, algebraic ? FenStyle::Algebraic : FenStyle::Numeric) << "\n";
   const SearchResult r = engine.search(limits, GoMode::Analyze, [&](const SearchInfo& info) {
     std::ostringstream line;
     if (info.multipv_index > 1) line << "  line " << info.multipv_index << ' ';
