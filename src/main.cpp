@@ -1,6 +1,7 @@
 // The damas executable: dispatches to a subcommand. Only this file touches argv.
 #include <cstring>
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "damas/cli/cli.h"
@@ -32,7 +33,11 @@ void print_help() {
   std::cout << "damas " << DAMAS_VERSION << " - a Brazilian draughts engine\n\n"
             << "usage: damas [SUBCOMMAND] [OPTIONS]   (each subcommand has --help)\n"
             << "Without a subcommand damas speaks the Hub protocol (same as `damas hub`).\n\n";
-  for (const Subcommand& s : kSubcommands) std::cout << "  " << s.name << "\t" << s.summary << "\n";
+  for (const Subcommand& s : kSubcommands) {
+    const std::string name(s.name);
+    std::cout << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ') << s.summary
+              << "\n";
+  }
 }
 
 }  // namespace

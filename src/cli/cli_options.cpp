@@ -1,5 +1,6 @@
 // The option registry on the command line (`--threads 2`, `--numbering a1`, ...).
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "damas/cli/cli.h"
@@ -44,6 +45,16 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
 Status apply_engine_options(const po::variables_map& vm, Options& options) {
   return apply_engine_options(
       vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+}
+
+std::string data_file(std::string_view name) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = exe.parent_path().parent_path() / "share" / "damas" / name;
+    if (std::filesystem::exists(installed, ec)) return installed.string();
+  }
+  return std::string(DAMAS_SOURCE_DIR) + "/bench/" + std::string(name);
 }
 
 std::optional<int> parse_command_line(std::string_view command, const Args& args,

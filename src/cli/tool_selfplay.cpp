@@ -14,7 +14,7 @@ namespace damas::cli {
 
 namespace {
 
-std::string default_openings_path() { return std::string(DAMAS_SOURCE_DIR) + "/bench/openings.txt"; }
+std::string default_openings_path() { return data_file("openings.txt"); }
 
 }  // namespace
 

@@ -59,7 +59,7 @@ int tactics_main(const Args& args) {
   po::options_description desc(
       "damas tactics [--nodes N | --depth N] [--file F] [--options \"name=value ...\"]");
   desc.add_options()("help,h", "show this help")(
-      "file", po::value<std::string>()->default_value(std::string(DAMAS_SOURCE_DIR) + "/bench/tactics.txt"),
+      "file", po::value<std::string>()->default_value(data_file("tactics.txt")),
       "suite: one \"FEN | solution | comment\" per line")(
       "nodes", po::value<std::uint64_t>()->default_value(100000), "node budget per position")(
       "depth", po::value<int>(), "fixed depth instead of the node budget")(

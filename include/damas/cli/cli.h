@@ -37,6 +37,10 @@ Status apply_engine_options(const boost::program_options::variables_map& vm, Opt
 using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
 Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
 
+// A data file shipped with damas (openings.txt, tactics.txt, ...): <exe>/../share/damas/<name>
+// when installed, else the source tree's bench/<name>.
+std::string data_file(std::string_view name);
+
 // Parses a subcommand's arguments into vm. Returns the exit code when the command must end
 // now: 0 after printing --help, 2 after a bad argument (reported on stderr). nullopt: go on.
 std::optional<int> parse_command_line(std::string_view command, const Args& args,
