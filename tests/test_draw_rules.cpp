@@ -123,6 +123,23 @@ void scripted(Games& g, const MovePredicate& wanted) {
   REQUIRE_FALSE(g.fmjd.over());
 }
 
+// A piece given away and taken: the mover offers one piece, every reply takes exactly it and
+// leaves a quiet position; the first reply is played.
+void give_a_piece_away(Games& g) {
+  scripted(g, [](const Position&, const Move& m, const Position& after) {
+    if (m.is_capture() || !has_capture(after)) return false;
+    MoveList replies;
+    generate_legal_moves(after, replies);
+    for (const Move& r : replies) {
+      const Position taken = after.after(r);
+      if (r.capture_count() != 1 || has_capture(taken, Color::White) || has_capture(taken, Color::Black))
+        return false;
+    }
+    return true;
+  });
+  scripted(g, [](const Position&, const Move& m, const Position&) { return m.is_capture(); });
+}
+
 }  // namespace
 
 TEST_CASE("fmjd64 7.2.4: three kings against a lone king are drawn after 15 moves", "[draw_rules]") {
@@ -201,17 +218,7 @@ TEST_CASE("fmjd64 reset: a capture restarts 7.2.6", "[draw_rules]") {
   // from the capture.
   Games g("W:WK1,K2,K3:BK30,K31,K32");
   quiet_until(g.fmjd, g.seed, 19, fmjd64::kSixSevenPieces);
-  scripted(g, [](const Position&, const Move& m, const Position& after) {
-    if (m.is_capture() || !has_capture(after)) return false;
-    MoveList replies;
-    generate_legal_moves(after, replies);
-    for (const Move& r : replies)
-      if (r.capture_count() != 1 || has_capture(after.after(r), Color::White) ||
-          has_capture(after.after(r), Color::Black))
-        return false;
-    return true;
-  });
-  scripted(g, [](const Position&, const Move& m, const Position&) { return m.is_capture(); });  // ply 21
+  give_a_piece_away(g);  // plies 20 and 21
   CHECK(g.fmjd.draw_counters().plies == 0);
   quiet_until(g.fmjd, g.seed, 80, fmjd64::kFourFivePieces);  // ply 60 would have ended it
   drawn_by_next_move(g.fmjd, g.seed, fmjd64::kFourFivePieces);
@@ -238,16 +245,7 @@ TEST_CASE("fmjd64 reset: the capture that makes a 7.2.8 ending restarts the coun
   // capture, though the count (21) is already past its 10 plies.
   Games g("W:WK1,K2:BK31,K32");
   quiet_until(g.fmjd, g.seed, 19, fmjd64::kFourFivePieces);
-  scripted(g, [](const Position&, const Move& m, const Position& after) {
-    if (m.is_capture() || !has_capture(after)) return false;
-    MoveList replies;
-    generate_legal_moves(after, replies);
-    for (const Move& r : replies)
-      if (has_capture(after.after(r), Color::White) || has_capture(after.after(r), Color::Black))
-        return false;
-    return true;
-  });
-  scripted(g, [](const Position&, const Move& m, const Position&) { return m.is_capture(); });  // ply 21
+  give_a_piece_away(g);  // plies 20 and 21
   CHECK(g.fmjd.draw_counters().plies == 0);
   quiet_until(g.fmjd, g.seed, 30, fmjd64::kTwoVsLoneKing);
   drawn_by_next_move(g.fmjd, g.seed, fmjd64::kTwoVsLoneKing);

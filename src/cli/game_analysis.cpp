@@ -20,16 +20,6 @@ Score score_by_rules(const Game& g) {
   return g.end_reason() == GameEndReason::NoLegalMove ? -kScoreWin : kScoreDraw;
 }
 
-std::string line_text(Position p, const std::vector<Move>& line) {
-  std::string out;
-  for (const Move& m : line) {
-    if (!out.empty()) out += ' ';
-    out += to_hub_move(m);
-    p = p.after(m);
-  }
-  return out;
-}
-
 std::string loss_text(Score loss) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", loss / 100.0);
@@ -67,6 +57,16 @@ std::string summarise(const PdnGame& pdn, const GameAnalysis& a) {
 }
 
 }  // namespace
+
+std::string line_text(Position p, const std::vector<Move>& line, bool algebraic, Numbering numbering) {
+  std::string out;
+  for (const Move& m : line) {
+    if (!out.empty()) out += ' ';
+    out += algebraic ? to_algebraic(p, m) : to_hub_move(m, numbering);
+    p = p.after(m);
+  }
+  return out;
+}
 
 std::string eval_text(Score s) {
   if (is_win_score(s)) return "White wins in " + std::to_string(kScoreWin - s);

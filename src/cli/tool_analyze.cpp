@@ -29,16 +29,6 @@ std::string score_text(Score s) {
   return buf;
 }
 
-std::string line_text(Position p, const std::vector<Move>& pv, bool algebraic, Numbering numbering) {
-  std::string out;
-  for (const Move& m : pv) {
-    if (!out.empty()) out += ' ';
-    out += algebraic ? to_algebraic(p, m) : to_hub_move(m, numbering);
-    p = p.after(m);
-  }
-  return out;
-}
-
 // --depth, --time, --nodes; `default_depth` (0: 5 seconds) when none is given.
 Expected<SearchLimits> read_limits(const po::variables_map& vm, int default_depth) {
   SearchLimits limits;

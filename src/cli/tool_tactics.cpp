@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/cli/game_analysis.h"
 #include "damas/cli/tactics.h"
 #include "damas/core/notation.h"
 #include "damas/match/selfplay.h"
@@ -19,16 +20,6 @@ std::string move_list_text(const std::vector<Move>& moves) {
   for (const Move& m : moves) {
     if (!s.empty()) s += ',';
     s += to_hub_move(m);
-  }
-  return s;
-}
-
-std::string pv_text(Position p, const std::vector<Move>& pv) {
-  std::string s;
-  for (const Move& m : pv) {
-    if (!s.empty()) s += ' ';
-    s += to_hub_move(m);
-    p = p.after(m);
   }
   return s;
 }
@@ -108,7 +99,7 @@ int tactics_main(const Args& args) {
       std::printf("#%-3zu %-8s played %-12s expected %-12s score %+6d depth %2d  %s\n", i + 1,
                   a.solved ? "solved" : "MISSED", to_hub_move(a.result.best).c_str(),
                   move_list_text(t.solutions).c_str(), a.result.score, a.result.depth,
-                  pv_text(t.position, a.result.pv).c_str());
+                  line_text(t.position, a.result.pv).c_str());
   }
   const std::string budget =
       limits.depth ? "depth " + std::to_string(*limits.depth) : std::to_string(*limits.nodes) + " nodes";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "damas/core/game.h"
+#include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/engine/engine.h"
 #include "damas/search/limits.h"
@@ -43,6 +44,10 @@ using AnalysisProgress = std::function<void(std::size_t done, std::size_t total)
 
 GameAnalysis analyse_game(Engine& engine, const PdnGame& pdn, const AnalysisConfig& config,
                           const AnalysisProgress& progress = {});
+
+// A line of moves from p: Hub moves ("22-18 11-15"), or algebraic ("c3-d4 f6-e5").
+std::string line_text(Position p, const std::vector<Move>& line, bool algebraic = false,
+                      Numbering numbering = Numbering::Standard);
 
 // "+0.35", "-1.20", "White wins in 7", ... from White's point of view.
 std::string eval_text(Score white_view);
