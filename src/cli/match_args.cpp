@@ -94,8 +94,9 @@ Status apply_engine_key(MatchEngine& e, const KeyValue& kv, const std::string& o
     if (!s) return Error{s.error()};
     e.spec.start_timeout = *s;
   } else {
-    return Error{what + ": unknown key (cmd args name dir proto option.NAME numbering tc st depth nodes "
-                        "timemargin timeout starttimeout)"};
+    return Error{what +
+                 ": unknown key (cmd args name dir proto option.NAME numbering tc st depth nodes "
+                 "timemargin timeout starttimeout)"};
   }
   return Ok{};
 }
@@ -110,7 +111,8 @@ Status apply_words(MatchEngine& e, const std::vector<std::string>& words, const 
 }
 
 // key=value words of an option into a map, refusing keys not in `allowed`.
-Expected<std::map<std::string, std::string>> key_values(const OptionGroup& g, const std::set<std::string>& allowed) {
+Expected<std::map<std::string, std::string>> key_values(const OptionGroup& g,
+                                                        const std::set<std::string>& allowed) {
   std::map<std::string, std::string> out;
   for (const std::string& w : g.words) {
     Expected<KeyValue> kv = split_word(g.name, w);
@@ -139,7 +141,8 @@ Status no_words(const OptionGroup& g) {
 }
 
 Status read_openings(HubMatchSpec& spec, const OptionGroup& g) {
-  Expected<std::map<std::string, std::string>> kv = key_values(g, {"file", "format", "order", "start", "plies", "policy"});
+  Expected<std::map<std::string, std::string>> kv =
+      key_values(g, {"file", "format", "order", "start", "plies", "policy"});
   if (!kv) return Error{kv.error()};
   auto& m = kv.value();
   if (!m.count("file")) return Error{"-openings needs file=PATH"};
@@ -190,7 +193,8 @@ Status read_adjudication(HubMatchSpec& spec, const OptionGroup& g) {
   if (!m.count("movecount") || !m.count("score")) return Error{"-" + g.name + " needs movecount= and score="};
   const Expected<int> count = to_int("-" + g.name + " movecount", m["movecount"], 1, 10000);
   const Expected<int> score = to_int("-" + g.name + " score", m["score"], 0, 100000);
-  const Expected<int> number = to_int("-draw movenumber", m.count("movenumber") ? m["movenumber"] : "0", 0, 10000);
+  const Expected<int> number =
+      to_int("-draw movenumber", m.count("movenumber") ? m["movenumber"] : "0", 0, 10000);
   for (const Expected<int>* v : {&count, &score, &number})
     if (!*v) return Error{v->error()};
   if (draw) spec.draw = DrawAdjudication{*number, *count, *score};
@@ -284,7 +288,8 @@ Expected<HubMatchSpec> match_spec_from_groups(const std::vector<OptionGroup>& gr
     if (Status s = apply_words(e, g->words, "engine"); !s) return Error{s.error()};
     if (e.spec.process.command.empty()) return Error{"-engine needs cmd=PATH"};
     if (!gives_limit(each) && !gives_limit(g->words))
-      return Error{"-engine " + e.spec.process.command + ": no limit per move (-each tc=10+0.1, st=, depth= or nodes=)"};
+      return Error{"-engine " + e.spec.process.command +
+                   ": no limit per move (-each tc=10+0.1, st=, depth= or nodes=)"};
     spec.engines.push_back(std::move(e));
   }
   if (spec.engines.size() < 2) return Error{"give at least two -engine options"};

@@ -23,11 +23,12 @@ po::options_description match_options() {
   desc.add_options()("help,h", "show this help")(
       "engine", words(),
       "an engine: cmd=PATH args=\"A B\" name=N dir=D option.NAME=VALUE (set-param) numbering=standard|a1, "
-      "and any -each key")("each", words(),
-                           "for every engine: tc=[M/]S[+I] | st=S | depth=N | nodes=N, timemargin=MS (default "
-                           "100), timeout=S (hang limit for depth/nodes, default 60), starttimeout=S (default 10)")(
+      "and any -each key")(
+      "each", words(),
+      "for every engine: tc=[M/]S[+I] | st=S | depth=N | nodes=N, timemargin=MS (default "
+      "100), timeout=S (hang limit for depth/nodes, default 60), starttimeout=S (default 10)")(
       "rounds", words(), "rounds (default: one per opening)")("games", words(),
-                                                             "games per pairing and round (default 2)")(
+                                                              "games per pairing and round (default 2)")(
       "repeat", words(), "the games of a round share their opening, colours reversed (the default)")(
       "norepeat", words(), "every game takes the next opening")(
       "openings", words(), "file=F [format=fen|pdn|moves] [order=random|sequential] [start=K]")(
@@ -35,10 +36,11 @@ po::options_description match_options() {
       "pdnout", words(), "write every game to this PDN file")("pgnout", words(), "same as -pdnout")(
       "sprt", words(), "elo0=E0 elo1=E1 alpha=A beta=B (two engines; stops when decided)")(
       "draw", words(),
-      "movenumber=N movecount=M score=S: a draw when both scores stay within S (hundredths of a man) for M moves")(
-      "resign", words(), "movecount=M score=S: a loss for a side whose score stays at or below -S for M moves")(
-      "maxmoves", words(), "a draw after this many moves")("recover", words(),
-                                                          "restart a crashed engine and go on (else the match stops)")(
+      "movenumber=N movecount=M score=S: a draw when both scores stay within S (hundredths of a man) for M "
+      "moves")("resign", words(),
+               "movecount=M score=S: a loss for a side whose score stays at or below -S for M moves")(
+      "maxmoves", words(), "a draw after this many moves")(
+      "recover", words(), "restart a crashed engine and go on (else the match stops)")(
       "log", words(), "file for the engines' stderr (default damas-match.log)")(
       "debug", words(), "also write every protocol line to the log")("event", words(), "PDN Event tag");
   return desc;
@@ -75,24 +77,28 @@ std::string standing(const HubMatchResult& r) {
            std::to_string(t.losses);
   }
   const EloEstimate e = r.elo();
-  return r.names[0] + " vs " + r.names[1] + " " + std::to_string(r.wins) + "-" + std::to_string(r.draws) + "-" +
-         std::to_string(r.losses) + " " + percent(e.score) + " Elo " + format_elo_margin(e) + sprt_text(r);
+  return r.names[0] + " vs " + r.names[1] + " " + std::to_string(r.wins) + "-" + std::to_string(r.draws) +
+         "-" + std::to_string(r.losses) + " " + percent(e.score) + " Elo " + format_elo_margin(e) +
+         sprt_text(r);
 }
 
 void print_game(const HubGame& g, const HubMatchResult& r, bool terminal, double elapsed) {
   const int done = static_cast<int>(r.games.size());
   if (terminal) {
     const double left = done > 0 ? elapsed / done * (r.total_games - done) : 0;
-    std::printf("\r%d/%d  %s  left %s\033[K", done, r.total_games, standing(r).c_str(), clock_text(left).c_str());
+    std::printf("\r%d/%d  %s  left %s\033[K", done, r.total_games, standing(r).c_str(),
+                clock_text(left).c_str());
   } else {
-    std::printf("game %d/%d (#%d, round %d) %s - %s: %s (%s%s%s, %d plies)  %s\n", done, r.total_games, g.number,
-                g.round, r.names[static_cast<std::size_t>(g.white)].c_str(),
+    std::printf("game %d/%d (#%d, round %d) %s - %s: %s (%s%s%s, %d plies)  %s\n", done, r.total_games,
+                g.number, g.round, r.names[static_cast<std::size_t>(g.white)].c_str(),
                 r.names[static_cast<std::size_t>(g.black)].c_str(), to_string(g.result).c_str(),
-                g.termination.c_str(), g.detail.empty() ? "" : ": ", g.detail.c_str(), g.plies, standing(r).c_str());
+                g.termination.c_str(), g.detail.empty() ? "" : ": ", g.detail.c_str(), g.plies,
+                standing(r).c_str());
   }
   if (terminal && g.failure != Failure::None)
-    std::printf("\rgame #%d: %s %s (%s)\033[K\n", g.number, r.names[static_cast<std::size_t>(g.failed_engine)].c_str(),
-                g.termination.c_str(), g.detail.c_str());
+    std::printf("\rgame #%d: %s %s (%s)\033[K\n", g.number,
+                r.names[static_cast<std::size_t>(g.failed_engine)].c_str(), g.termination.c_str(),
+                g.detail.c_str());
   std::fflush(stdout);
 }
 
@@ -105,9 +111,9 @@ void print_engines(const HubMatchResult& r) {
     const double depth = t.moves_with_depth ? static_cast<double>(t.depth_sum) / t.moves_with_depth : 0;
     const double knps = t.seconds > 0 ? static_cast<double>(t.nodes) / t.seconds / 1000 : 0;
     const double ms = t.moves ? 1000 * t.seconds / t.moves : 0;
-    std::printf("%-16s %6d %5d %5d %5d %7d %5d %5d %5d %5d %7.1f %9.0f %9.2f\n", r.names[i].c_str(), t.games, t.wins,
-                t.draws, t.losses, f(Failure::IllegalMove), f(Failure::TimeLoss), f(Failure::Hang), f(Failure::Crash),
-                f(Failure::ErrorAnswer), depth, knps, ms);
+    std::printf("%-16s %6d %5d %5d %5d %7d %5d %5d %5d %5d %7.1f %9.0f %9.2f\n", r.names[i].c_str(), t.games,
+                t.wins, t.draws, t.losses, f(Failure::IllegalMove), f(Failure::TimeLoss), f(Failure::Hang),
+                f(Failure::Crash), f(Failure::ErrorAnswer), depth, knps, ms);
   }
 }
 
@@ -121,17 +127,18 @@ void print_summary(const HubMatchSpec& spec, const HubMatchResult& r) {
                 r.pentanomial.pairs() ? "pentanomial, game pairs" : "trinomial, single games");
     const auto& p = r.pentanomial.count;
     if (r.pentanomial.pairs())
-      std::printf("Pentanomial [0, 0.5, 1, 1.5, 2] points per pair: [%d, %d, %d, %d, %d] (%d pairs)\n", p[0], p[1],
-                  p[2], p[3], p[4], r.pentanomial.pairs());
+      std::printf("Pentanomial [0, 0.5, 1, 1.5, 2] points per pair: [%d, %d, %d, %d, %d] (%d pairs)\n", p[0],
+                  p[1], p[2], p[3], p[4], r.pentanomial.pairs());
     if (r.sprt && spec.sprt)
       std::printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f [%.2f, %.2f] -> %s\n", spec.sprt->elo0,
-                  spec.sprt->elo1, spec.sprt->alpha, spec.sprt->beta, r.sprt->llr, r.sprt->lower, r.sprt->upper,
-                  to_string(r.sprt->verdict).c_str());
+                  spec.sprt->elo1, spec.sprt->alpha, spec.sprt->beta, r.sprt->llr, r.sprt->lower,
+                  r.sprt->upper, to_string(r.sprt->verdict).c_str());
   } else {
     std::printf("Round robin of %zu engines, %zu games\n", r.names.size(), r.games.size());
   }
   print_engines(r);
-  const double per_move = r.engine_moves ? 1000 * r.runner_cpu_seconds / static_cast<double>(r.engine_moves) : 0;
+  const double per_move =
+      r.engine_moves ? 1000 * r.runner_cpu_seconds / static_cast<double>(r.engine_moves) : 0;
   std::printf("\nrunner CPU %.3f s for %lld moves (%.4f ms per move), wall %s\n", r.runner_cpu_seconds,
               r.engine_moves, per_move, clock_text(r.wall_seconds).c_str());
   if (!r.stopped.empty()) std::printf("match stopped: %s\n", r.stopped.c_str());
@@ -142,7 +149,8 @@ void print_summary(const HubMatchSpec& spec, const HubMatchResult& r) {
 int match_main(const Args& args) {
   const po::options_description desc = match_options();
   std::vector<OptionGroup> groups;
-  if (const std::optional<int> exit_code = parse_grouped_command_line("match", args, desc, groups)) return *exit_code;
+  if (const std::optional<int> exit_code = parse_grouped_command_line("match", args, desc, groups))
+    return *exit_code;
   Expected<HubMatchSpec> spec = match_spec_from_groups(groups);
   if (!spec) {
     std::cerr << "damas match: " << spec.error() << " (see damas match --help)\n";
@@ -150,7 +158,8 @@ int match_main(const Args& args) {
   }
   const bool terminal = ::isatty(STDOUT_FILENO) == 1;
   const auto t0 = std::chrono::steady_clock::now();
-  const Expected<HubMatchResult> result = run_hub_match(*spec, [&](const HubGame& g, const HubMatchResult& r) {
+  const Expected<HubMatchResult> result = run_hub_match(*spec, [&](const HubGame& g,
+                                                                   const HubMatchResult& r) {
     print_game(g, r, terminal, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   });
   if (terminal) std::printf("\n");

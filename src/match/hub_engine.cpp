@@ -40,8 +40,8 @@ double seconds_since(SteadyClock::time_point t) {
 }
 
 SteadyClock::time_point after_seconds(double seconds) {
-  return SteadyClock::now() +
-         std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(std::max(0.0, seconds)));
+  return SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                  std::chrono::duration<double>(std::max(0.0, seconds)));
 }
 
 // In the child, between fork and exec: only async-signal-safe calls.
@@ -247,7 +247,8 @@ Status HubEngine::start() {
   return Ok{};
 }
 
-Status HubEngine::wait_for(std::string_view command, SteadyClock::time_point deadline, std::string_view what_view) {
+Status HubEngine::wait_for(std::string_view command, SteadyClock::time_point deadline,
+                           std::string_view what_view) {
   const std::string what(what_view);
   std::string line;
   for (;;) {
@@ -293,10 +294,12 @@ Status HubEngine::configure() {
     if (Status s = send(hub::Message("set-param").arg("name", name).arg("value", value).str()); !s) return s;
     variant_given = variant_given || name == "variant";
   }
-  const auto variant = std::find_if(params_.begin(), params_.end(), [](const HubParam& p) { return p.name == "variant"; });
+  const auto variant =
+      std::find_if(params_.begin(), params_.end(), [](const HubParam& p) { return p.name == "variant"; });
   if (variant != params_.end() && !variant_given) {
-    const bool brazilian = variant->value == "brazilian" ||
-                           std::find(variant->values.begin(), variant->values.end(), "brazilian") != variant->values.end();
+    const bool brazilian =
+        variant->value == "brazilian" ||
+        std::find(variant->values.begin(), variant->values.end(), "brazilian") != variant->values.end();
     if (!brazilian) return Error{"its variant parameter does not offer \"brazilian\""};
     if (Status s = send("set-param name=variant value=brazilian"); !s) return s;
   }

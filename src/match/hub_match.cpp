@@ -237,7 +237,8 @@ std::optional<Outcome> play_move(Game& game, Side& side, EngineTotals& totals) {
       return loss_of(side, colour, Failure::ErrorAnswer, "error '" + reply.detail + "'" + at);
   }
   const Expected<Move> move = parse_hub_move(game.current(), reply.move, side.config->spec.numbering);
-  if (!move) return loss_of(side, colour, Failure::IllegalMove, "'" + reply.move + "'" + at + ": " + move.error());
+  if (!move)
+    return loss_of(side, colour, Failure::IllegalMove, "'" + reply.move + "'" + at + ": " + move.error());
   ++totals.moves;
   totals.seconds += reply.seconds;
   totals.nodes += reply.nodes;
@@ -285,7 +286,8 @@ PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine
 
   std::optional<Outcome> outcome;
   if (!white_engine.new_game()) outcome = loss_of(white, Color::White, Failure::Crash, "closed its input");
-  else if (!black_engine.new_game()) outcome = loss_of(black, Color::Black, Failure::Crash, "closed its input");
+  else if (!black_engine.new_game())
+    outcome = loss_of(black, Color::Black, Failure::Crash, "closed its input");
   while (!outcome) {
     if (game.over()) {
       outcome = Outcome{game.result(), to_string(game.end_reason()), Failure::None, -1, ""};
@@ -311,7 +313,8 @@ PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine
   h.plies = static_cast<int>(game.moves().size());
   std::string termination = h.termination;
   if (h.failure != Failure::None)
-    termination += " by " + spec.engines[static_cast<std::size_t>(h.failed_engine)].spec.name + ": " + h.detail;
+    termination +=
+        " by " + spec.engines[static_cast<std::size_t>(h.failed_engine)].spec.name + ": " + h.detail;
   std::vector<std::pair<std::string, std::string>> tags{
       {"Event", spec.event},
       {"Date", today()},
@@ -387,7 +390,8 @@ Status check_spec(const HubMatchSpec& spec) {
   if (spec.opening_start < 1) return Error{"the first opening is number 1"};
   if (spec.sprt && spec.engines.size() != 2) return Error{"SPRT needs exactly two engines"};
   if (spec.sprt && !(spec.sprt->elo0 < spec.sprt->elo1)) return Error{"SPRT needs elo0 < elo1"};
-  if (spec.sprt && !(spec.sprt->alpha > 0 && spec.sprt->alpha < 1 && spec.sprt->beta > 0 && spec.sprt->beta < 1))
+  if (spec.sprt &&
+      !(spec.sprt->alpha > 0 && spec.sprt->alpha < 1 && spec.sprt->beta > 0 && spec.sprt->beta < 1))
     return Error{"SPRT alpha and beta must be between 0 and 1"};
   for (const MatchEngine& e : spec.engines) {
     if (e.spec.process.command.empty()) return Error{"engine " + e.spec.name + " has no cmd"};
@@ -399,7 +403,9 @@ Status check_spec(const HubMatchSpec& spec) {
 double cpu_seconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  const auto secs = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
   return secs(usage.ru_utime) + secs(usage.ru_stime);
 }
 
@@ -454,7 +460,8 @@ class MatchRun {
   // The slot's process for engine i, started (or restarted) when needed.
   HubEngine* engine(std::vector<std::unique_ptr<HubEngine>>& engines, int i) {
     auto& e = engines[static_cast<std::size_t>(i)];
-    if (!e) e = std::make_unique<HubEngine>(spec_.engines[static_cast<std::size_t>(i)].spec, log_fd_, spec_.debug);
+    if (!e)
+      e = std::make_unique<HubEngine>(spec_.engines[static_cast<std::size_t>(i)].spec, log_fd_, spec_.debug);
     if (!e->alive())
       if (Status s = e->start(); !s) {
         stop_with(s.error(), true);
@@ -494,7 +501,8 @@ class MatchRun {
       (p == 1.0 ? t.wins : p == 0.0 ? t.losses : t.draws) += 1;
     }
     if (g.failure != Failure::None)
-      ++result_.totals[static_cast<std::size_t>(g.failed_engine)].failures[static_cast<std::size_t>(g.failure)];
+      ++result_.totals[static_cast<std::size_t>(g.failed_engine)]
+            .failures[static_cast<std::size_t>(g.failure)];
     if (spec_.engines.size() == 2) {
       const double p = g.points(0);
       (p == 1.0 ? result_.wins : p == 0.0 ? result_.losses : result_.draws) += 1;

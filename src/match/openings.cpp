@@ -67,7 +67,8 @@ Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::
     out = std::move(games).value();
   } else {
     for (const DataLine& line : data_lines(text)) {
-      const bool fen = format == OpeningFormat::Fen || (format == OpeningFormat::Auto && looks_like_fen(line.text));
+      const bool fen =
+          format == OpeningFormat::Fen || (format == OpeningFormat::Auto && looks_like_fen(line.text));
       Expected<Opening> opening = fen ? parse_fen_line(line.text) : parse_moves_line(line.text);
       if (!opening) return Error{line_location(source, line.number) + opening.error()};
       if (!has_legal_move(opening->position()))

@@ -23,11 +23,11 @@ namespace damas {
 struct TimeControl {
   enum class Kind { Clock, MoveTime, Depth, Nodes };
   Kind kind = Kind::Clock;
-  double base = 10;       // Clock: seconds for the game (or for `moves` moves)
-  double increment = 0;   // Clock: added before each move (Hub convention)
-  int moves = 0;          // Clock: moves per period, 0 = the whole game
-  double move_time = 0;   // MoveTime: seconds per move
-  int depth = 0;          // Depth
+  double base = 10;         // Clock: seconds for the game (or for `moves` moves)
+  double increment = 0;     // Clock: added before each move (Hub convention)
+  int moves = 0;            // Clock: moves per period, 0 = the whole game
+  double move_time = 0;     // MoveTime: seconds per move
+  int depth = 0;            // Depth
   std::uint64_t nodes = 0;  // Nodes
 
   std::string text() const;  // PDN TimeControl: "10+0.1", "40/60+0", "st=1", "depth=5", "nodes=1000"
@@ -39,8 +39,8 @@ Expected<TimeControl> parse_time_control(std::string_view text);
 struct MatchEngine {
   EngineSpec spec;
   TimeControl tc;
-  double margin = 0.1;    // seconds over the budget before a move is late
-  double timeout = 60;    // seconds per move for depth= and nodes= searches (hang detection)
+  double margin = 0.1;  // seconds over the budget before a move is late
+  double timeout = 60;  // seconds per move for depth= and nodes= searches (hang detection)
 };
 
 struct DrawAdjudication {
@@ -59,16 +59,16 @@ struct HubMatchSpec {
   bool random_order = false;
   int opening_start = 1;  // 1-based, where to begin in the openings
   std::uint64_t seed = 1;
-  int rounds = 0;  // 0: one round per opening (at least one)
-  int games = 2;   // games per pairing and round
+  int rounds = 0;      // 0: one round per opening (at least one)
+  int games = 2;       // games per pairing and round
   bool repeat = true;  // the games of a round share their opening (colours alternate)
   int concurrency = 1;
   int max_moves = 0;  // adjudicate a draw after this many moves (0 = never)
   std::optional<DrawAdjudication> draw;
   std::optional<ResignAdjudication> resign;
-  std::optional<SprtConfig> sprt;  // two engines only
-  bool recover = false;            // restart a crashed engine and go on; else the match stops
-  std::string pdn_path;            // every game appended here; empty = none
+  std::optional<SprtConfig> sprt;            // two engines only
+  bool recover = false;                      // restart a crashed engine and go on; else the match stops
+  std::string pdn_path;                      // every game appended here; empty = none
   std::string log_path = "damas-match.log";  // the engines' stderr (and the protocol with debug)
   bool debug = false;
   std::string event = "damas match";
@@ -100,7 +100,7 @@ struct EngineTotals {
   int draws = 0;
   int losses = 0;
   std::array<int, static_cast<std::size_t>(Failure::kCount)> failures{};
-  int moves = 0;          // moves it was asked for and answered in time
+  int moves = 0;  // moves it was asked for and answered in time
   int moves_with_depth = 0;
   long long depth_sum = 0;
   std::uint64_t nodes = 0;

@@ -36,6 +36,7 @@ std::optional<OpeningFormat> parse_opening_format(std::string_view text);
 // legality and every position must have a legal move. Errors name "source:line: ".
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source = "openings",
                                               OpeningFormat format = OpeningFormat::Auto);
-Expected<std::vector<Opening>> load_openings(const std::string& path, OpeningFormat format = OpeningFormat::Auto);
+Expected<std::vector<Opening>> load_openings(const std::string& path,
+                                             OpeningFormat format = OpeningFormat::Auto);
 
 }  // namespace damas
