@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -254,8 +255,11 @@ Status HubEngine::wait_for(std::string_view command, SteadyClock::time_point dea
   for (;;) {
     const ReadResult r = receive(deadline, line);
     if (r == ReadResult::Closed) return Error{"closed its output while waiting for " + what};
-    if (r == ReadResult::Timeout)
-      return Error{"no " + what + " within " + std::to_string(spec_.start_timeout) + " s"};
+    if (r == ReadResult::Timeout) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", spec_.start_timeout);
+      return Error{"no " + what + " within " + seconds + " s"};
+    }
     const Expected<hub::Line> parsed = hub::parse_line(line);
     if (!parsed) continue;  // text before the answer is tolerated (Scan prints "init eval")
     if (parsed->command == command) return Ok{};
@@ -361,6 +365,10 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
   }
   const auto deadline = after_seconds(budget_seconds);
   std::string line;
+  std::string last_info;  // only the last `info` before `done` is read: the figures of the move
+  const auto read_last_info = [&] {
+    if (const Expected<hub::Line> info = hub::parse_line(last_info); info) read_info(*info, reply);
+  };
   for (;;) {
     const ReadResult r = receive(deadline, line);
     if (r == ReadResult::Timeout) {
@@ -374,15 +382,18 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
       reply.detail = process_.exit_description();
       return reply;
     }
+    if (line.size() > 5 && line.compare(0, 5, "info ") == 0) {
+      last_info.swap(line);
+      continue;
+    }
     const Expected<hub::Line> parsed = hub::parse_line(line);
     if (!parsed) {
       ++reply.garbage_lines;
       continue;
     }
-    if (parsed->command == "info") {
-      read_info(*parsed, reply);
-    } else if (parsed->command == "done") {
+    if (parsed->command == "done") {
       reply.seconds = seconds_since(started);
+      read_last_info();
       if (const hub::Argument* m = parsed->find("move")) reply.move = m->value;
       return reply;
     } else if (parsed->command == "error") {

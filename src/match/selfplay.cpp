@@ -54,6 +54,15 @@ double GameRecord::a_points() const {
   return white_won == a_is_white ? 1.0 : 0.0;
 }
 
+Pentanomial MatchResult::pentanomial() const {
+  Pentanomial p;
+  for (std::size_t i = 0; i + 1 < games.size(); i += 2)
+    if (games[i].opening == games[i + 1].opening && games[i].result != GameResult::Ongoing &&
+        games[i + 1].result != GameResult::Ongoing)
+      p.add_pair(games[i].a_points(), games[i + 1].a_points());
+  return p;
+}
+
 namespace {
 
 Status configure(Engine& engine, const OptionList& options, const char* label) {

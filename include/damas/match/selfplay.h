@@ -53,6 +53,8 @@ struct MatchResult {
   int losses = 0;
   std::vector<GameRecord> games;  // in game-index order
   EloEstimate elo() const { return elo_estimate(wins, draws, losses); }
+  // Games 2k and 2k+1 share an opening with colours reversed: their pair results (A's view).
+  Pentanomial pentanomial() const;
 };
 
 // Called after each finished game (from a worker thread, serialised by the runner).
