@@ -449,3 +449,17 @@ TEST_CASE("Match command line: the real binary exits 1 when an engine cannot sta
   CHECK(out->find("W-D-L") != std::string::npos);
   CHECK(out->find("runner CPU") != std::string::npos);
 }
+
+TEST_CASE("Match: the SPRT stops the match once H1 is accepted", "[match][sprt]") {
+  // The broken engine loses only the games that last 30 of its moves: a clear but noisy edge.
+  HubMatchSpec spec = match_of({fake("first", "good"), fake("illegal", "bad", {"30"})}, 150);
+  spec.openings = *load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt");
+  spec.sprt = SprtConfig{0, 10, 0.05, 0.05};
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->sprt.has_value());
+  CHECK(r->sprt->verdict == SprtVerdict::AcceptH1);
+  CHECK(r->sprt->llr >= r->sprt->upper);
+  CHECK(static_cast<int>(r->games.size()) < r->total_games);
+  CHECK(r->sprt->llr == Approx(sprt_from_pairs(r->pentanomial, *spec.sprt).llr));
+}
