@@ -21,6 +21,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::perft_main},
     {"selfplay", "match between two option sets of this engine, with the Elo difference",
      damas::cli::selfplay_main},
+    {"match", "match or round robin between Hub engines (cutechess-cli style), refereed, with SPRT and PDN",
+     damas::cli::match_main},
     {"tactics", "how many positions of the tactical suite the engine solves within a node budget",
      damas::cli::tactics_main},
     {"analyze", "search a position and show the best move and line", damas::cli::analyze_main},

@@ -138,6 +138,10 @@ TEST_CASE("a short match keeps its books", "[selfplay]") {
     points += g.a_points();
   }
   CHECK(points == Approx(r->wins + 0.5 * r->draws));
+  // The two openings give two colour-reversed pairs, scored by the shared Elo code (match/elo.h).
+  const Pentanomial pairs = r->pentanomial();
+  CHECK(pairs.pairs() == 2);
+  CHECK(pairs.score() == Approx(points / 4));
 }
 
 TEST_CASE("the ply limit adjudicates a draw", "[selfplay]") {

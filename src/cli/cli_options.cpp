@@ -73,4 +73,28 @@ std::optional<int> parse_command_line(std::string_view command, const Args& args
   return std::nullopt;
 }
 
+std::optional<int> parse_grouped_command_line(std::string_view command, const Args& args,
+                                              const po::options_description& desc,
+                                              std::vector<OptionGroup>& groups) {
+  namespace style = po::command_line_style;
+  try {
+    const po::parsed_options parsed =
+        po::command_line_parser(args)
+            .options(desc)
+            .style((style::default_style | style::allow_long_disguise) & ~style::allow_guessing)
+            .run();
+    for (const po::option& o : parsed.options) {
+      if (o.string_key == "help") {
+        std::cout << desc;
+        return 0;
+      }
+      groups.push_back(OptionGroup{o.string_key, o.value});
+    }
+  } catch (const po::error& e) {
+    std::cerr << "damas " << command << ": " << e.what() << " (see damas " << command << " --help)\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
 }  // namespace damas::cli

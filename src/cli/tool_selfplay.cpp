@@ -113,6 +113,11 @@ int selfplay_main(const Args& args) {
   std::printf("games %zu  A wins %d  draws %d  losses %d  score %.1f%%\n", result->games.size(), result->wins,
               result->draws, result->losses, 100.0 * elo.score);
   std::printf("Elo A-B %s (95%%)\n", format_elo(elo).c_str());
+  const Pentanomial pairs = result->pentanomial();
+  if (pairs.pairs() > 0)
+    std::printf("pentanomial [0, 0.5, 1, 1.5, 2] %d %d %d %d %d: Elo A-B %s (95%%, game pairs)\n",
+                pairs.count[0], pairs.count[1], pairs.count[2], pairs.count[3], pairs.count[4],
+                format_elo(pairs.elo()).c_str());
   for (const auto& [reason, count] : reasons) std::printf("  %s: %d\n", reason.c_str(), count);
 
   if (vm.count("pdn")) {

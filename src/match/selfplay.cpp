@@ -12,88 +12,9 @@
 #include <thread>
 
 #include "damas/core/notation.h"
-#include "damas/core/text_lines.h"
 #include "damas/engine/options.h"
 
 namespace damas {
-
-// ---- Elo ------------------------------------------------------------------------------------
-
-double elo_from_score(double score) {
-  if (score <= 0) return -std::numeric_limits<double>::infinity();
-  if (score >= 1) return std::numeric_limits<double>::infinity();
-  return -400.0 * std::log10(1.0 / score - 1.0);
-}
-
-EloEstimate elo_estimate(int wins, int draws, int losses) {
-  EloEstimate e;
-  const int n = wins + draws + losses;
-  if (n <= 0) {
-    e.lower = -std::numeric_limits<double>::infinity();
-    e.upper = std::numeric_limits<double>::infinity();
-    return e;
-  }
-  const double games = n;
-  const double s = (wins + 0.5 * draws) / games;
-  // Per-game variance of the points of a trinomial (1, 1/2, 0) outcome.
-  const double variance = (wins * (1 - s) * (1 - s) + draws * (0.5 - s) * (0.5 - s) + losses * s * s) / games;
-  const double margin = 1.959964 * std::sqrt(variance / games);
-  e.score = s;
-  e.elo = elo_from_score(s);
-  e.lower = elo_from_score(s - margin);
-  e.upper = elo_from_score(s + margin);
-  return e;
-}
-
-namespace {
-
-std::string signed_number(double x) {
-  if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
-  if (std::fabs(x) < 0.05) x = 0;  // no "-0.0"
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%+.1f", x);
-  return buffer;
-}
-
-}  // namespace
-
-std::string format_elo(const EloEstimate& e) {
-  return signed_number(e.elo) + " [" + signed_number(e.lower) + ", " + signed_number(e.upper) + "]";
-}
-
-// ---- Openings -------------------------------------------------------------------------------
-
-Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source) {
-  std::vector<Opening> out;
-  for (const DataLine& line : data_lines(text)) {
-    const std::string opening_text(line.text);
-    const std::string where = line_location(source, line.number);
-    if (opening_text.size() > 1 && (opening_text[0] == 'W' || opening_text[0] == 'B') &&
-        opening_text[1] == ':') {
-      Expected<Position> start = parse_fen(opening_text);
-      if (!start) return Error{where + start.error()};
-      out.push_back(Opening{*start, {}, opening_text});
-      continue;
-    }
-    Expected<std::vector<Move>> moves = parse_move_list(Position::start(), opening_text);
-    if (!moves) return Error{where + moves.error()};
-    out.push_back(Opening{Position::start(), std::move(moves).value(), opening_text});
-  }
-  if (out.empty()) return Error{source + ": no openings"};
-  return out;
-}
-
-Position Opening::position() const {
-  Position p = start;
-  for (const Move& m : moves) p = p.after(m);
-  return p;
-}
-
-Expected<std::vector<Opening>> load_openings(const std::string& path) {
-  Expected<std::string> text = read_text_file(path, "openings file");
-  if (!text) return Error{text.error()};
-  return parse_openings(*text, path);
-}
 
 // ---- Option lists ---------------------------------------------------------------------------
 
@@ -131,6 +52,15 @@ double GameRecord::a_points() const {
   const bool white_won = result == GameResult::WhiteWins;
   if (result != GameResult::WhiteWins && result != GameResult::BlackWins) return 0.5;
   return white_won == a_is_white ? 1.0 : 0.0;
+}
+
+Pentanomial MatchResult::pentanomial() const {
+  Pentanomial p;
+  for (std::size_t i = 0; i + 1 < games.size(); i += 2)
+    if (games[i].opening == games[i + 1].opening && games[i].result != GameResult::Ongoing &&
+        games[i + 1].result != GameResult::Ongoing)
+      p.add_pair(games[i].a_points(), games[i + 1].a_points());
+  return p;
 }
 
 namespace {

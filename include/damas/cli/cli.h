@@ -27,6 +27,7 @@ int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
+int match_main(const Args& args);
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>
 // each, so a name means the same thing on the command line and in `set-param`.
@@ -46,5 +47,17 @@ std::string data_file(std::string_view name);
 std::optional<int> parse_command_line(std::string_view command, const Args& args,
                                       const boost::program_options::options_description& desc,
                                       boost::program_options::variables_map& vm);
+
+// cutechess-cli style options: "-engine cmd=x name=y -each tc=10+0.1 -repeat". Every option
+// of desc takes zero or more words; each occurrence is one group, in command-line order; both
+// -name and --name are accepted. Returns the exit code when the command must end now (as
+// parse_command_line), nullopt to go on.
+struct OptionGroup {
+  std::string name;
+  std::vector<std::string> words;
+};
+std::optional<int> parse_grouped_command_line(std::string_view command, const Args& args,
+                                              const boost::program_options::options_description& desc,
+                                              std::vector<OptionGroup>& groups);
 
 }  // namespace damas::cli

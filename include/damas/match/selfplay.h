@@ -1,5 +1,5 @@
 // Matches between two option sets of this engine, played in-process through the Engine
-// facade and refereed by Game; plus the Elo arithmetic used to read the results.
+// facade and refereed by Game (Elo in match/elo.h, openings in match/openings.h).
 #pragma once
 
 #include <cstdint>
@@ -14,37 +14,10 @@
 #include "damas/core/game.h"
 #include "damas/core/move.h"
 #include "damas/engine/engine.h"
+#include "damas/match/elo.h"
+#include "damas/match/openings.h"
 
 namespace damas {
-
-// ---- Elo ------------------------------------------------------------------------------------
-
-struct EloEstimate {
-  double score = 0.5;  // points per game, 0..1
-  double elo = 0;      // logistic model; +-infinity for a 100% or 0% score
-  double lower = 0;    // 95% interval from the trinomial (win/draw/loss) variance
-  double upper = 0;
-};
-
-double elo_from_score(double score);  // -400 log10(1/score - 1)
-EloEstimate elo_estimate(int wins, int draws, int losses);
-std::string format_elo(const EloEstimate& e);  // "+35.2 [-10.4, +81.0]"
-
-// ---- Openings -------------------------------------------------------------------------------
-
-struct Opening {
-  Position start = Position::start();
-  std::vector<Move> moves;  // played from start
-  std::string text;         // as written in the file
-
-  Position position() const;  // start with the moves played
-};
-
-// One opening per line: moves from the normal start ("22-18 11-15", numeric or algebraic), or a
-// PDN FEN ("W:W21-32:B1-12"). '#' starts a comment; blank lines are skipped. Every move is checked
-// for legality. Used by selfplay and by the DXP initiator.
-Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source = "openings");
-Expected<std::vector<Opening>> load_openings(const std::string& path);
 
 // ---- Matches --------------------------------------------------------------------------------
 
@@ -82,6 +55,8 @@ struct MatchResult {
   int losses = 0;
   std::vector<GameRecord> games;  // in game-index order
   EloEstimate elo() const { return elo_estimate(wins, draws, losses); }
+  // Games 2k and 2k+1 share an opening with colours reversed: their pair results (A's view).
+  Pentanomial pentanomial() const;
 };
 
 // Called after each finished game (from a worker thread, serialised by the runner).

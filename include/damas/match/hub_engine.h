@@ -1,0 +1,153 @@
+// A Hub engine run as a child process (protocol/hub.md): its pipes, reads with deadlines, and the
+// protocol session the match runner needs (handshake, options, one search per move).
+//
+// Every read has a deadline (poll()); the engine's stderr goes to a log file the runner owns;
+// an engine that hangs is stopped, then killed, and can be restarted. Nothing here throws or
+// writes to our stdout.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "damas/core/expected.h"
+#include "damas/core/move.h"
+#include "damas/core/notation.h"
+#include "damas/core/position.h"
+#include "damas/hub/hub.h"
+
+namespace damas {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// ---- The child process ----------------------------------------------------------------------
+
+struct ProcessSpec {
+  std::string command;            // path of the program (or a name looked up in PATH)
+  std::vector<std::string> args;  // after argv[0]
+  std::string dir;                // working directory; empty = ours
+  int stderr_fd = -1;             // where the child's stderr goes; -1 = /dev/null
+};
+
+enum class ReadResult { Line, Timeout, Closed };
+
+class ChildProcess {
+ public:
+  ChildProcess() = default;
+  ~ChildProcess();  // kills a running child
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Starts the program; an error when it cannot be executed (the message has strerror).
+  Status start(const ProcessSpec& spec);
+  bool running() const { return pid_ > 0; }
+  // One line, '\n' appended; an error when the child no longer reads (closed pipe).
+  Status write_line(std::string_view line);
+  // The next line of the child's stdout, without '\n' (and without a trailing '\r').
+  ReadResult read_line(SteadyClock::time_point deadline, std::string& line);
+  // SIGKILL and reap. Nothing happens when no child runs.
+  void kill();
+  // Closes stdin and waits up to `grace` for the child to exit, then kills it.
+  void close(std::chrono::milliseconds grace);
+  // "exited with status 3", "killed by signal 11", or "" while it runs / was never reaped.
+  const std::string& exit_description() const { return exit_description_; }
+
+ private:
+  void reap(bool wait);
+  void close_fds();
+
+  pid_t pid_ = -1;
+  int in_fd_ = -1;   // the child's stdin (a socket: writing never raises SIGPIPE)
+  int out_fd_ = -1;  // the child's stdout
+  bool eof_ = false;
+  hub::LineSplitter splitter_{hub::kMaxLineBytes};
+  std::deque<std::string> lines_;
+  std::string exit_description_;
+};
+
+// ---- The Hub session ------------------------------------------------------------------------
+
+struct EngineSpec {
+  std::string name;  // shown in results and PDN; defaults to the engine's `id name=`
+  ProcessSpec process;
+  std::vector<std::pair<std::string, std::string>> options;  // sent as set-param before init
+  Numbering numbering = Numbering::Standard;                 // of the moves it reads and writes
+  double start_timeout = 10;                                 // seconds for hub..wait and init..ready
+};
+
+struct HubParam {
+  std::string name;
+  std::string type;
+  std::string value;
+  std::vector<std::string> values;  // enum only
+};
+
+// What one `go think` produced.
+struct ThinkReply {
+  enum class Outcome {
+    Done,      // a `done` in time (the move text is still to be checked by the referee)
+    TimeLoss,  // `done` came after the deadline, when asked to stop
+    Hang,      // no `done` even after `stop`: the process was killed
+    Closed,    // the engine exited or closed its output
+    Error,     // it answered `error` (to pos, level or go)
+  };
+  Outcome outcome = Outcome::Done;
+  std::string move;    // the `move=` of done ("" when absent)
+  std::string detail;  // the error message, exit status, ...
+  double seconds = 0;  // wall time from `go` to `done` (or to the failure)
+  // From the last `info` line that had each field.
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  std::optional<int> score;  // hundredths of a man, the engine's view
+  int garbage_lines = 0;     // lines that were not Hub (ignored)
+};
+
+class HubEngine {
+ public:
+  // `log_fd` receives the engine's stderr and, when `debug`, every protocol line both ways.
+  HubEngine(EngineSpec spec, int log_fd, bool debug);
+  HubEngine(const HubEngine&) = delete;
+  HubEngine& operator=(const HubEngine&) = delete;
+  ~HubEngine();  // `quit`, then kill if it does not exit
+
+  // Starts the process and runs hub..wait, set-param (and variant=brazilian when declared),
+  // init..ready. An error names the engine and what went wrong.
+  Status start();
+  bool alive() const { return process_.running(); }
+  void kill() { process_.kill(); }
+  Status new_game();
+  // pos (start + moves so far), the given level line, go think; reads until done or deadline.
+  ThinkReply think(const Position& start, const std::vector<Move>& moves, std::string_view level,
+                   double budget_seconds);
+
+  const std::string& name() const { return spec_.name; }
+  const EngineSpec& spec() const { return spec_; }
+  const std::vector<HubParam>& params() const { return params_; }
+  const std::string& exit_description() const { return process_.exit_description(); }
+
+ private:
+  Status send(std::string_view line);
+  ReadResult receive(SteadyClock::time_point deadline, std::string& line);
+  Status handshake(SteadyClock::time_point deadline);
+  Status configure();
+  Status wait_for(std::string_view command, SteadyClock::time_point deadline, std::string_view what);
+  void read_info(const hub::Line& line, ThinkReply& reply) const;
+  void finish_late(ThinkReply& reply, SteadyClock::time_point started);
+  void log(char direction, std::string_view line) const;
+
+  EngineSpec spec_;
+  int log_fd_;
+  bool debug_;
+  ChildProcess process_;
+  std::vector<HubParam> params_;
+  std::string id_name_;
+};
+
+}  // namespace damas

@@ -1,0 +1,89 @@
+#include "damas/match/openings.h"
+
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+#include "damas/core/pdn.h"
+#include "damas/core/text_lines.h"
+
+namespace damas {
+
+namespace {
+
+bool looks_like_fen(std::string_view text) {
+  return text.size() > 1 && (text[0] == 'W' || text[0] == 'B') && text[1] == ':';
+}
+
+// "FEN" or "FEN | name".
+Expected<Opening> parse_fen_line(std::string_view text) {
+  const std::size_t bar = text.find('|');
+  const std::string_view fen = trim(text.substr(0, bar));
+  Expected<Position> start = parse_fen(fen);
+  if (!start) return Error{start.error()};
+  Opening opening{*start, {}, std::string(text), ""};
+  if (bar != std::string_view::npos) opening.name = std::string(trim(text.substr(bar + 1)));
+  return opening;
+}
+
+Expected<Opening> parse_moves_line(std::string_view text) {
+  Expected<std::vector<Move>> moves = parse_move_list(Position::start(), text);
+  if (!moves) return Error{moves.error()};
+  return Opening{Position::start(), std::move(moves).value(), std::string(text), ""};
+}
+
+Expected<std::vector<Opening>> parse_pdn_openings(std::string_view text, const std::string& source) {
+  std::vector<Opening> out;
+  for (PdnGameOrError& game : read_pdn(text)) {
+    if (!game) return Error{source + ": " + game.error()};
+    Opening opening{game->start, game->moves, "", ""};
+    opening.name = game->tag("Opening").value_or(game->tag("Event").value_or(""));
+    opening.text = opening.name.empty() ? "game at line " + std::to_string(game->first_line) : opening.name;
+    out.push_back(std::move(opening));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<OpeningFormat> parse_opening_format(std::string_view text) {
+  if (text == "auto") return OpeningFormat::Auto;
+  if (text == "fen" || text == "epd") return OpeningFormat::Fen;
+  if (text == "moves") return OpeningFormat::Moves;
+  if (text == "pdn" || text == "pgn") return OpeningFormat::Pdn;
+  return std::nullopt;
+}
+
+Position Opening::position() const {
+  Position p = start;
+  for (const Move& m : moves) p = p.after(m);
+  return p;
+}
+
+Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source,
+                                              OpeningFormat format) {
+  std::vector<Opening> out;
+  if (format == OpeningFormat::Pdn) {
+    Expected<std::vector<Opening>> games = parse_pdn_openings(text, source);
+    if (!games) return games;
+    out = std::move(games).value();
+  } else {
+    for (const DataLine& line : data_lines(text)) {
+      const bool fen =
+          format == OpeningFormat::Fen || (format == OpeningFormat::Auto && looks_like_fen(line.text));
+      Expected<Opening> opening = fen ? parse_fen_line(line.text) : parse_moves_line(line.text);
+      if (!opening) return Error{line_location(source, line.number) + opening.error()};
+      if (!has_legal_move(opening->position()))
+        return Error{line_location(source, line.number) + "the side to move has no legal move"};
+      out.push_back(std::move(opening).value());
+    }
+  }
+  if (out.empty()) return Error{source + ": no openings"};
+  return out;
+}
+
+Expected<std::vector<Opening>> load_openings(const std::string& path, OpeningFormat format) {
+  Expected<std::string> text = read_text_file(path, "openings file");
+  if (!text) return Error{text.error()};
+  return parse_openings(*text, path, format);
+}
+
+}  // namespace damas

@@ -1,0 +1,465 @@
+// `damas match` through real processes: tests/fake_hub_engine.cpp misbehaving in every way the
+// runner must score (crash, hang, illegal move, late done, garbage, error answer, no start),
+// the PDN it writes, adjudication, round robins, and damas against damas.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "damas/cli/match_args.h"
+#include "damas/core/pdn.h"
+#include "damas/core/text_lines.h"
+#include "damas/match/hub_match.h"
+
+using namespace damas;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch_dir() {
+  const fs::path dir = fs::temp_directory_path() / ("damas-test-match-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+MatchEngine fake(const std::string& mode, const std::string& name, std::vector<std::string> extra = {}) {
+  MatchEngine e;
+  e.spec.name = name;
+  e.spec.process.command = FAKE_HUB_ENGINE;
+  e.spec.process.args = {mode};
+  e.spec.process.args.insert(e.spec.process.args.end(), extra.begin(), extra.end());
+  e.spec.start_timeout = 5;
+  e.tc = TimeControl{TimeControl::Kind::Clock, 10, 0.1, 0, 0, 0, 0};
+  return e;
+}
+
+MatchEngine with_move_time(MatchEngine e, double seconds, double margin) {
+  e.tc = TimeControl{TimeControl::Kind::MoveTime, 0, 0, 0, seconds, 0, 0};
+  e.margin = margin;
+  return e;
+}
+
+HubMatchSpec match_of(std::vector<MatchEngine> engines, int rounds) {
+  HubMatchSpec spec;
+  spec.engines = std::move(engines);
+  spec.rounds = rounds;
+  spec.recover = true;
+  spec.log_path = (scratch_dir() / "engines.log").string();
+  return spec;
+}
+
+int failures(const HubMatchResult& r, int engine, Failure f) {
+  return r.totals[static_cast<std::size_t>(engine)].failures[static_cast<std::size_t>(f)];
+}
+
+int total_failures(const HubMatchResult& r, int engine) {
+  int n = 0;
+  for (int f : r.totals[static_cast<std::size_t>(engine)].failures) n += f;
+  return n;
+}
+
+// Every game of the result was lost by engine `loser` through failure `f`, and was played.
+void check_all_lost_by(const HubMatchResult& r, int loser, Failure f, int games) {
+  REQUIRE(static_cast<int>(r.games.size()) == games);
+  CHECK(failures(r, loser, f) == games);
+  CHECK(total_failures(r, 1 - loser) == 0);
+  CHECK(r.totals[static_cast<std::size_t>(loser)].losses == games);
+  CHECK(r.totals[static_cast<std::size_t>(1 - loser)].wins == games);
+  for (const HubGame& g : r.games) {
+    CHECK(g.failure == f);
+    CHECK(g.failed_engine == loser);
+    CHECK(g.points(loser) == 0.0);
+    CHECK(g.pdn.find("[Termination \"" + to_string(f)) != std::string::npos);
+  }
+}
+
+// The game's PDN reads back with the same moves and result.
+void check_pdn_reads_back(const HubGame& g) {
+  const std::vector<PdnGameOrError> read = read_pdn(g.pdn);
+  REQUIRE(read.size() == 1);
+  INFO(g.pdn);
+  REQUIRE(read[0].has_value());
+  CHECK(static_cast<int>(read[0]->moves.size()) == g.plies);
+  CHECK(read[0]->tag("Result").value_or("") == to_string(g.result));
+  CHECK(read[0]->tag("GameType").value_or("") == "26");
+  CHECK(read[0]->tag("Termination").has_value());
+}
+
+}  // namespace
+
+TEST_CASE("Match: first-legal-move engines play every game out with no failure", "[match]") {
+  HubMatchSpec spec = match_of({fake("first", "A"), fake("first", "B")}, 2);
+  spec.pdn_path = (scratch_dir() / "first.pdn").string();
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 4);
+  CHECK(r->total_games == 4);
+  CHECK(total_failures(*r, 0) == 0);
+  CHECK(total_failures(*r, 1) == 0);
+  CHECK(r->pentanomial.pairs() == 2);
+  CHECK(r->wins + r->draws + r->losses == 4);
+  bool captures = false;
+  for (const HubGame& g : r->games) {
+    CHECK(g.failure == Failure::None);
+    CHECK(g.plies > 10);
+    check_pdn_reads_back(g);
+    captures = captures || g.pdn.find('x') != std::string::npos;
+  }
+  CHECK(captures);  // the fake writes captured squares in descending order: accepted
+  // The PDN file holds the four games.
+  const Expected<std::string> text = read_text_file(spec.pdn_path, "pdn");
+  REQUIRE(text.has_value());
+  const std::vector<PdnGameOrError> games = read_pdn(*text);
+  CHECK(games.size() == 4);
+  for (const PdnGameOrError& g : games) CHECK(g.has_value());
+}
+
+TEST_CASE("Match: an engine that crashes mid-game loses each game and is restarted with recover", "[match]") {
+  const Expected<HubMatchResult> r =
+      run_hub_match(match_of({fake("first", "good"), fake("crash", "crasher")}, 2));
+  REQUIRE(r.has_value());
+  check_all_lost_by(*r, 1, Failure::Crash, 4);
+  CHECK(r->games[0].detail.find("exited with status 3") != std::string::npos);
+  CHECK(r->stopped.empty());
+}
+
+TEST_CASE("Match: without recover a crash stops the match after that game", "[match]") {
+  HubMatchSpec spec = match_of({fake("first", "good"), fake("crash", "crasher")}, 2);
+  spec.recover = false;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  CHECK(r->games.size() == 1);
+  CHECK(r->stopped.find("crasher crashed") != std::string::npos);
+}
+
+TEST_CASE("Match: an engine that never answers loses, is killed and restarted", "[match]") {
+  const Expected<HubMatchResult> r = run_hub_match(
+      match_of({fake("first", "good"), with_move_time(fake("hang", "hanger", {"2"}), 0.1, 0.05)}, 1));
+  REQUIRE(r.has_value());
+  check_all_lost_by(*r, 1, Failure::Hang, 2);
+}
+
+TEST_CASE("Match: a done after the time and margin is a time loss", "[match]") {
+  const Expected<HubMatchResult> r = run_hub_match(
+      match_of({fake("first", "good"), with_move_time(fake("late", "slow", {"2", "300"}), 0.1, 0.05)}, 1));
+  REQUIRE(r.has_value());
+  check_all_lost_by(*r, 1, Failure::TimeLoss, 2);
+}
+
+TEST_CASE("Match: a done within the margin is not late", "[match]") {
+  // Asked for 0.05 s, answers after 0.15 s; the margin is 2 s.
+  const Expected<HubMatchResult> r = run_hub_match(
+      match_of({fake("first", "good"), with_move_time(fake("late", "slow", {"2", "150"}), 0.05, 2)}, 1));
+  REQUIRE(r.has_value());
+  CHECK(total_failures(*r, 1) == 0);
+}
+
+TEST_CASE("Match: an illegal move loses", "[match]") {
+  const Expected<HubMatchResult> r =
+      run_hub_match(match_of({fake("illegal", "bad"), fake("first", "good")}, 1));
+  REQUIRE(r.has_value());
+  check_all_lost_by(*r, 0, Failure::IllegalMove, 2);
+  CHECK(r->games[0].detail.find("'1-2'") != std::string::npos);
+}
+
+TEST_CASE("Match: garbage lines are ignored but a garbage move loses", "[match]") {
+  const Expected<HubMatchResult> noisy =
+      run_hub_match(match_of({fake("noisy", "noisy"), fake("first", "good")}, 1));
+  REQUIRE(noisy.has_value());
+  CHECK(total_failures(*noisy, 0) == 0);
+  const Expected<HubMatchResult> r =
+      run_hub_match(match_of({fake("garbage", "garbage"), fake("first", "good")}, 1));
+  REQUIRE(r.has_value());
+  check_all_lost_by(*r, 0, Failure::IllegalMove, 2);
+}
+
+TEST_CASE("Match: an error answer to a legal command loses", "[match]") {
+  const Expected<HubMatchResult> r =
+      run_hub_match(match_of({fake("first", "good"), fake("error", "confused")}, 1));
+  REQUIRE(r.has_value());
+  check_all_lost_by(*r, 1, Failure::ErrorAnswer, 2);
+  CHECK(r->games[0].detail.find("confused") != std::string::npos);
+}
+
+TEST_CASE("Match: an engine in the a1 numbering plays when told so", "[match]") {
+  MatchEngine a1 = fake("a1", "a1");
+  a1.spec.numbering = Numbering::A1;
+  const Expected<HubMatchResult> r = run_hub_match(match_of({a1, fake("first", "good")}, 1));
+  REQUIRE(r.has_value());
+  CHECK(total_failures(*r, 0) == 0);
+  CHECK(total_failures(*r, 1) == 0);
+}
+
+TEST_CASE("Match: an engine that cannot start stops the match with its name", "[match]") {
+  MatchEngine missing = fake("first", "ghost");
+  missing.spec.process.command = "/nonexistent/engine";
+  Expected<HubMatchResult> r = run_hub_match(match_of({fake("first", "good"), missing}, 1));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().find("ghost") != std::string::npos);
+  CHECK(r.error().find("No such file") != std::string::npos);
+
+  r = run_hub_match(match_of({fake("nostart", "quitter"), fake("first", "good")}, 1));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().find("quitter") != std::string::npos);
+  CHECK(r.error().find("exited with status 1") != std::string::npos);
+
+  MatchEngine silent = fake("nowait", "silent");
+  silent.spec.start_timeout = 0.3;
+  r = run_hub_match(match_of({fake("first", "good"), silent}, 1));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().find("no `wait`") != std::string::npos);
+
+  r = run_hub_match(match_of({fake("novariant", "tenbyten"), fake("first", "good")}, 1));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().find("brazilian") != std::string::npos);
+}
+
+TEST_CASE("Match: engine stderr goes to the log file", "[match]") {
+  HubMatchSpec spec = match_of({fake("stderr", "talker"), fake("first", "good")}, 1);
+  spec.log_path = (scratch_dir() / "stderr.log").string();
+  fs::remove(spec.log_path);
+  REQUIRE(run_hub_match(spec).has_value());
+  const Expected<std::string> log = read_text_file(spec.log_path, "log");
+  REQUIRE(log.has_value());
+  CHECK(log->find("fake engine: thinking") != std::string::npos);
+}
+
+TEST_CASE("Match: draw and resign adjudication by score", "[match]") {
+  HubMatchSpec draw = match_of({fake("first", "A"), fake("first", "B")}, 1);
+  draw.draw = DrawAdjudication{1, 2, 10};
+  const Expected<HubMatchResult> d = run_hub_match(draw);
+  REQUIRE(d.has_value());
+  for (const HubGame& g : d->games) {
+    CHECK(g.result == GameResult::Draw);
+    CHECK(g.termination == "adjudication: draw by score");
+    CHECK(g.plies == 4);  // two moves each with |score| <= 0.10
+  }
+  HubMatchSpec resign = match_of({fake("first", "A"), fake("score", "pessimist")}, 1);
+  resign.resign = ResignAdjudication{3, 1000};
+  const Expected<HubMatchResult> r = run_hub_match(resign);
+  REQUIRE(r.has_value());
+  CHECK(r->totals[1].losses == 2);
+  for (const HubGame& g : r->games) CHECK(g.termination == "adjudication: resignation");
+}
+
+TEST_CASE("Match: each opening is played twice with colours reversed", "[match]") {
+  HubMatchSpec spec = match_of({fake("first", "A"), fake("first", "B")}, 3);
+  const Expected<std::vector<Opening>> openings =
+      load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt", OpeningFormat::Fen);
+  REQUIRE(openings.has_value());
+  REQUIRE(openings->size() == 150);
+  spec.openings = *openings;
+  spec.opening_start = 5;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 6);
+  for (std::size_t i = 0; i < 6; i += 2) {
+    const HubGame& a = r->games[i];
+    const HubGame& b = r->games[i + 1];
+    CHECK(a.opening == b.opening);
+    CHECK(a.opening == 4 + static_cast<int>(i / 2));
+    CHECK(a.white == b.black);
+    const std::vector<PdnGameOrError> read = read_pdn(a.pdn);
+    REQUIRE(read[0].has_value());
+    CHECK(read[0]->start == (*openings)[static_cast<std::size_t>(a.opening)].start);
+    CHECK(read[0]->tag("Opening") == (*openings)[static_cast<std::size_t>(a.opening)].name);
+  }
+}
+
+TEST_CASE("Match: three engines play a round robin", "[match]") {
+  HubMatchSpec spec = match_of({fake("first", "A"), fake("first", "B"), fake("illegal", "C")}, 1);
+  spec.concurrency = 2;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  CHECK(r->games.size() == 6);
+  for (const EngineTotals& t : r->totals) CHECK(t.games == 4);
+  CHECK(failures(*r, 2, Failure::IllegalMove) == 4);
+  CHECK(r->totals[2].losses == 4);
+}
+
+TEST_CASE("Match: damas against damas through real processes", "[match]") {
+  MatchEngine a;
+  a.spec.name = "damas";
+  a.spec.process = ProcessSpec{DAMAS_BINARY, {"hub"}, "", -1};
+  a.tc = TimeControl{TimeControl::Kind::Nodes, 0, 0, 0, 0, 0, 1500};
+  MatchEngine b = a;
+  b.spec.name = "damas-nolmr";
+  b.spec.options = {{"lmr", "false"}, {"hash", "4"}};
+  a.spec.options = {{"hash", "4"}};
+  HubMatchSpec spec = match_of({a, b}, 10);
+  spec.concurrency = 2;
+  spec.openings = *load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt");
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 20);
+  CHECK(r->wins + r->draws + r->losses == 20);
+  CHECK(r->pentanomial.pairs() == 10);
+  CHECK(total_failures(*r, 0) == 0);
+  CHECK(total_failures(*r, 1) == 0);
+  CHECK(r->totals[0].moves_with_depth > 0);
+  CHECK(r->totals[0].nodes > 0);
+  for (const HubGame& g : r->games) check_pdn_reads_back(g);
+}
+
+// ---- The command line -----------------------------------------------------------------------
+
+namespace {
+
+Expected<HubMatchSpec> spec_from(const std::vector<std::string>& words) {
+  std::vector<cli::OptionGroup> groups;
+  for (const std::string& w : words) {
+    if (w[0] == '-') groups.push_back({w.substr(w.find_first_not_of('-')), {}});
+    else groups.back().words.push_back(w);
+  }
+  return cli::match_spec_from_groups(groups);
+}
+
+}  // namespace
+
+TEST_CASE("Match command line: engines, limits and options as cutechess users write them", "[match][cli]") {
+  const std::string ballots = std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt";
+  const Expected<HubMatchSpec> s = spec_from({"-engine",
+                                              "cmd=/bin/e1",
+                                              "args=hub --hash 16",
+                                              "name=one",
+                                              "option.hash=64",
+                                              "numbering=a1",
+                                              "-engine",
+                                              "cmd=/bin/e2",
+                                              "st=0.5",
+                                              "-each",
+                                              "tc=40/60+0.5",
+                                              "timemargin=250",
+                                              "-rounds",
+                                              "7",
+                                              "-games",
+                                              "2",
+                                              "-repeat",
+                                              "-concurrency",
+                                              "2",
+                                              "-openings",
+                                              "file=" + ballots,
+                                              "format=fen",
+                                              "order=random",
+                                              "start=3",
+                                              "-sprt",
+                                              "elo0=0",
+                                              "elo1=5",
+                                              "alpha=0.05",
+                                              "beta=0.1",
+                                              "-draw",
+                                              "movenumber=40",
+                                              "movecount=8",
+                                              "score=10",
+                                              "-resign",
+                                              "movecount=3",
+                                              "score=500",
+                                              "-recover",
+                                              "-pdnout",
+                                              "x.pdn"});
+  REQUIRE(s.has_value());
+  REQUIRE(s->engines.size() == 2);
+  const MatchEngine& one = s->engines[0];
+  CHECK(one.spec.name == "one");
+  CHECK(one.spec.process.args == std::vector<std::string>{"hub", "--hash", "16"});
+  CHECK(one.spec.options == std::vector<std::pair<std::string, std::string>>{{"hash", "64"}});
+  CHECK(one.spec.numbering == Numbering::A1);
+  CHECK(one.tc.text() == "40/60+0.5");
+  CHECK(one.margin == Approx(0.25));
+  CHECK(s->engines[1].spec.name == "e2");
+  CHECK(s->engines[1].tc.text() == "st=0.5");  // the engine's own limit wins over -each
+  CHECK(s->rounds == 7);
+  CHECK(s->concurrency == 2);
+  CHECK(s->openings.size() == 150);
+  CHECK(s->random_order);
+  CHECK(s->opening_start == 3);
+  CHECK(s->sprt->beta == 0.1);
+  CHECK(s->draw->move_number == 40);
+  CHECK(s->resign->score == 500);
+  CHECK(s->recover);
+  CHECK(s->pdn_path == "x.pdn");
+  // Same names get numbered.
+  const Expected<HubMatchSpec> twins =
+      spec_from({"-engine", "cmd=/x/damas", "-engine", "cmd=/x/damas", "-each", "depth=3"});
+  REQUIRE(twins.has_value());
+  CHECK(twins->engines[1].spec.name == "damas-2");
+}
+
+TEST_CASE("Match command line: bad arguments are clear errors", "[match][cli]") {
+  const auto error_of = [](const std::vector<std::string>& words) {
+    const Expected<HubMatchSpec> s = spec_from(words);
+    return s.has_value() ? std::string("accepted") : s.error();
+  };
+  const std::vector<std::string> two{"-engine", "cmd=a", "-engine", "cmd=b"};
+  const auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> w = two;
+    w.insert(w.end(), more.begin(), more.end());
+    return w;
+  };
+  CHECK(error_of({"-engine", "cmd=a", "-each", "tc=1"}).find("at least two") != std::string::npos);
+  CHECK(error_of({"-engine", "name=x", "-engine", "cmd=b", "-each", "tc=1"}).find("cmd=") !=
+        std::string::npos);
+  CHECK(error_of(two).find("no limit per move") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=fast"})).find("bad time control") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "colour=red"})).find("unknown key") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "hash"})).find("key=value") != std::string::npos);
+  CHECK(error_of(with({"-each", "depth=0"})).find("depth") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-rounds", "many"})).find("-rounds") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-games"})).find("one value") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-sprt", "elo0=5", "elo1=0"})).find("elo0") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-openings", "file=/nonexistent"})).find("cannot open") !=
+        std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-openings", "file=x", "format=epub"})).find("format") !=
+        std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-draw", "movecount=3"})).find("score=") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-recover", "yes"})).find("no value") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "proto=uci"})).find("hub") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-engine", "cmd=c", "-sprt", "elo0=0", "elo1=5"}))
+            .find("two engines") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1"})) == "accepted");
+}
+
+TEST_CASE("Match command line: time controls", "[match][cli]") {
+  CHECK(parse_time_control("10+0.1")->text() == "10+0.1");
+  CHECK(parse_time_control("60")->increment == 0);
+  CHECK(parse_time_control("40/60+1")->moves == 40);
+  CHECK(parse_time_control("1:30+2")->base == 90);
+  for (const char* bad : {"", "+1", "0+1", "-5", "10+", "10+x", "0/60", "1.5/60", "a/b"})
+    CHECK_FALSE(parse_time_control(bad).has_value());
+}
+
+TEST_CASE("Match command line: the real binary exits 1 when an engine cannot start, 2 on a bad argument",
+          "[match][cli]") {
+  const std::string log = (scratch_dir() / "cli.log").string();
+  const std::string base = std::string(DAMAS_BINARY) + " match -log " + log +
+                           " --engine cmd=" + FAKE_HUB_ENGINE + " args=first -each nodes=10 ";
+  const int missing = std::system((base + "-engine cmd=/nonexistent/x name=ghost > /dev/null 2>&1").c_str());
+  CHECK(WEXITSTATUS(missing) == 1);
+  const int bad = std::system((base + "-engine cmd=/x -rounds zero > /dev/null 2>&1").c_str());
+  CHECK(WEXITSTATUS(bad) == 2);
+  const int ok = std::system(
+      (base + "-engine cmd=" + FAKE_HUB_ENGINE + " args=first -rounds 1 > " + log + ".out 2>&1").c_str());
+  CHECK(WEXITSTATUS(ok) == 0);
+  const Expected<std::string> out = read_text_file(log + ".out", "output");
+  REQUIRE(out.has_value());
+  CHECK(out->find("W-D-L") != std::string::npos);
+  CHECK(out->find("runner CPU") != std::string::npos);
+}
+
+TEST_CASE("Match: the SPRT stops the match once H1 is accepted", "[match][sprt]") {
+  // The broken engine loses only the games that last 30 of its moves: a clear but noisy edge.
+  HubMatchSpec spec = match_of({fake("first", "good"), fake("illegal", "bad", {"30"})}, 150);
+  spec.openings = *load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt");
+  spec.sprt = SprtConfig{0, 10, 0.05, 0.05};
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->sprt.has_value());
+  CHECK(r->sprt->verdict == SprtVerdict::AcceptH1);
+  CHECK(r->sprt->llr >= r->sprt->upper);
+  CHECK(static_cast<int>(r->games.size()) < r->total_games);
+  CHECK(r->sprt->llr == Approx(sprt_from_pairs(r->pentanomial, *spec.sprt).llr));
+}
