@@ -60,6 +60,22 @@ SteadyClock::time_point after_seconds(double seconds) {
   ::_exit(127);
 }
 
+// A `param` line of the handshake: name, type, value and the values of an enum.
+HubParam param_from(const hub::Line& line) {
+  HubParam p;
+  p.name = line.find("name")->value;
+  if (const hub::Argument* a = line.find("type")) p.type = a->value;
+  if (const hub::Argument* a = line.find("value")) p.value = a->value;
+  if (const hub::Argument* a = line.find("values")) {
+    std::string word;
+    for (char c : a->value + " ") {
+      if (c != ' ') word += c;
+      else if (!word.empty()) p.values.push_back(std::exchange(word, {}));
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
 // ---- ChildProcess ---------------------------------------------------------------------------
@@ -270,20 +286,7 @@ Status HubEngine::wait_for(std::string_view command, SteadyClock::time_point dea
       return Error{message + " while waiting for " + what};
     }
     if (parsed->command == "id" && parsed->find("name")) id_name_ = parsed->find("name")->value;
-    if (parsed->command == "param" && parsed->find("name")) {
-      HubParam p;
-      p.name = parsed->find("name")->value;
-      if (const hub::Argument* a = parsed->find("type")) p.type = a->value;
-      if (const hub::Argument* a = parsed->find("value")) p.value = a->value;
-      if (const hub::Argument* a = parsed->find("values")) {
-        std::string word;
-        for (char c : a->value + " ") {
-          if (c != ' ') word += c;
-          else if (!word.empty()) p.values.push_back(std::exchange(word, {}));
-        }
-      }
-      params_.push_back(std::move(p));
-    }
+    if (parsed->command == "param" && parsed->find("name")) params_.push_back(param_from(*parsed));
   }
 }
 

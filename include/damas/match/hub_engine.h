@@ -130,6 +130,7 @@ class HubEngine {
   const std::string& name() const { return spec_.name; }
   const EngineSpec& spec() const { return spec_; }
   const std::vector<HubParam>& params() const { return params_; }
+  const std::string& id_name() const { return id_name_; }  // its `id name=`
   const std::string& exit_description() const { return process_.exit_description(); }
 
  private:
