@@ -142,6 +142,7 @@ class HubEngine {
   void read_info(const hub::Line& line, ThinkReply& reply) const;
   void finish_late(ThinkReply& reply, SteadyClock::time_point started);
   void log(char direction, std::string_view line) const;
+  const std::string& moves_text(const Position& start, const std::vector<Move>& moves);
 
   EngineSpec spec_;
   int log_fd_;
@@ -149,6 +150,9 @@ class HubEngine {
   ChildProcess process_;
   std::vector<HubParam> params_;
   std::string id_name_;
+  Position moves_start_;        // the game whose moves moves_text_ holds
+  std::size_t moves_sent_ = 0;  // how many moves it holds
+  std::string moves_text_;
 };
 
 }  // namespace damas
