@@ -60,6 +60,22 @@ SteadyClock::time_point after_seconds(double seconds) {
   ::_exit(127);
 }
 
+// A `param` line of the handshake: name, type, value and the values of an enum.
+HubParam param_from(const hub::Line& line) {
+  HubParam p;
+  p.name = line.find("name")->value;
+  if (const hub::Argument* a = line.find("type")) p.type = a->value;
+  if (const hub::Argument* a = line.find("value")) p.value = a->value;
+  if (const hub::Argument* a = line.find("values")) {
+    std::string word;
+    for (char c : a->value + " ") {
+      if (c != ' ') word += c;
+      else if (!word.empty()) p.values.push_back(std::exchange(word, {}));
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
 // ---- ChildProcess ---------------------------------------------------------------------------
@@ -230,6 +246,8 @@ ReadResult HubEngine::receive(SteadyClock::time_point deadline, std::string& lin
 
 Status HubEngine::start() {
   params_.clear();
+  moves_sent_ = 0;
+  moves_text_.clear();
   id_name_.clear();
   ProcessSpec process = spec_.process;
   process.stderr_fd = log_fd_;
@@ -270,20 +288,7 @@ Status HubEngine::wait_for(std::string_view command, SteadyClock::time_point dea
       return Error{message + " while waiting for " + what};
     }
     if (parsed->command == "id" && parsed->find("name")) id_name_ = parsed->find("name")->value;
-    if (parsed->command == "param" && parsed->find("name")) {
-      HubParam p;
-      p.name = parsed->find("name")->value;
-      if (const hub::Argument* a = parsed->find("type")) p.type = a->value;
-      if (const hub::Argument* a = parsed->find("value")) p.value = a->value;
-      if (const hub::Argument* a = parsed->find("values")) {
-        std::string word;
-        for (char c : a->value + " ") {
-          if (c != ' ') word += c;
-          else if (!word.empty()) p.values.push_back(std::exchange(word, {}));
-        }
-      }
-      params_.push_back(std::move(p));
-    }
+    if (parsed->command == "param" && parsed->find("name")) params_.push_back(param_from(*parsed));
   }
 }
 
@@ -310,7 +315,26 @@ Status HubEngine::configure() {
   return send("init");
 }
 
-Status HubEngine::new_game() { return send("new-game"); }
+Status HubEngine::new_game() {
+  moves_sent_ = 0;
+  moves_text_.clear();
+  return send("new-game");
+}
+
+// The moves of a game only grow between two `pos` lines of one game: the text of the moves sent
+// before is kept and only the new ones are written (else every move would rewrite the game).
+const std::string& HubEngine::moves_text(const Position& start, const std::vector<Move>& moves) {
+  if (!(start == moves_start_) || moves.size() < moves_sent_) {
+    moves_start_ = start;
+    moves_sent_ = 0;
+    moves_text_.clear();
+  }
+  for (; moves_sent_ < moves.size(); ++moves_sent_) {
+    if (moves_sent_) moves_text_ += ' ';
+    moves_text_ += to_hub_move(moves[moves_sent_], spec_.numbering);
+  }
+  return moves_text_;
+}
 
 void HubEngine::read_info(const hub::Line& line, ThinkReply& reply) const {
   if (const hub::Argument* a = line.find("depth")) reply.depth = std::atoi(a->value.c_str());
@@ -348,14 +372,7 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
                             double budget_seconds) {
   ThinkReply reply;
   std::string pos = "pos pos=" + to_hub_position(start);
-  if (!moves.empty()) {
-    pos += " moves=\"";
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      if (i) pos += ' ';
-      pos += to_hub_move(moves[i], spec_.numbering);
-    }
-    pos += '"';
-  }
+  if (!moves.empty()) pos += " moves=\"" + moves_text(start, moves) + '"';
   const auto started = SteadyClock::now();
   if (!send(pos) || !send(level) || !send("go think")) {
     reply.outcome = ThinkReply::Outcome::Closed;

@@ -130,6 +130,7 @@ class HubEngine {
   const std::string& name() const { return spec_.name; }
   const EngineSpec& spec() const { return spec_; }
   const std::vector<HubParam>& params() const { return params_; }
+  const std::string& id_name() const { return id_name_; }  // its `id name=`
   const std::string& exit_description() const { return process_.exit_description(); }
 
  private:
@@ -141,6 +142,7 @@ class HubEngine {
   void read_info(const hub::Line& line, ThinkReply& reply) const;
   void finish_late(ThinkReply& reply, SteadyClock::time_point started);
   void log(char direction, std::string_view line) const;
+  const std::string& moves_text(const Position& start, const std::vector<Move>& moves);
 
   EngineSpec spec_;
   int log_fd_;
@@ -148,6 +150,9 @@ class HubEngine {
   ChildProcess process_;
   std::vector<HubParam> params_;
   std::string id_name_;
+  Position moves_start_;        // the game whose moves moves_text_ holds
+  std::size_t moves_sent_ = 0;  // how many moves it holds
+  std::string moves_text_;
 };
 
 }  // namespace damas
