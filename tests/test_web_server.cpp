@@ -1,5 +1,7 @@
 // `damas serve` over loopback: the page, the API over HTTP, bad requests answered and survived,
 // analysis over a WebSocket. Ephemeral port; every client operation has a time limit.
+#include <utility>  // before Boost.Asio, whose awaitable.hpp needs std::exchange
+
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <catch2/catch.hpp>

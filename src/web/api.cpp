@@ -201,6 +201,13 @@ std::string score_text(Score s) {
   return buf;
 }
 
+// White's view for people: "+0.35", "White wins in 7 plies".
+std::string white_score_text(Score white) {
+  if (is_win_score(white)) return "White wins in " + std::to_string(kScoreWin - white) + " plies";
+  if (is_loss_score(white)) return "Black wins in " + std::to_string(kScoreWin + white) + " plies";
+  return score_text(white);
+}
+
 // The PV in algebraic notation, cut at the first move that is not legal.
 Json pv_json(Position p, const std::vector<Move>& pv) {
   Json a = Json::array();
@@ -222,7 +229,9 @@ Json info_json(const std::string& id, const Position& root, const SearchInfo& in
   j.set("depth", json_num(info.depth));
   j.set("score", json_num(info.score));
   // White's view, for the evaluation bar.
-  j.set("white_score", json_num(root.side_to_move() == Color::White ? info.score : -info.score));
+  const Score white = root.side_to_move() == Color::White ? info.score : -info.score;
+  j.set("white_score", json_num(white));
+  j.set("white_score_text", json_str(white_score_text(white)));
   j.set("score_text", json_str(score_text(info.score)));
   j.set("nodes", json_num(static_cast<double>(info.nodes)));
   j.set("seconds", json_num(info.seconds));

@@ -5,8 +5,7 @@
 // ARTEFACT_DIR (start, capture choice, end of game, analysis, ...).
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 const [damas, artefacts] = process.argv.slice(2);
@@ -30,12 +29,18 @@ const base = await new Promise((resolve, reject) => {
   server.on("exit", (code) => reject(new Error("damas serve exited with " + code)));
 });
 
-const profile = mkdtempSync(join(tmpdir(), "damas-chromium-"));
+// Any unexpected failure ends the run (and the server) instead of leaving it waiting.
+process.on("unhandledRejection", (e) => {
+  console.log("FAIL the test run: " + (e && e.message ? e.message : e));
+  server.kill("SIGKILL");
+  process.exit(1);
+});
+// Playwright starts Chromium with an empty temporary profile of its own (--user-data-dir).
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         `--user-data-dir=${profile}`],
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  timeout: 60000,
 });
 const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
 const page = await context.newPage();
@@ -229,7 +234,7 @@ await test("the set-up editor makes a position; FEN out and in", async () => {
   await page.click("#setup-done");
   await idle();
   let s = await state();
-  expect(s.fen === "W:W22:B10,18,K4", "game FEN: " + s.fen);
+  expect(s.fen === "W:W22:BK4,10,18", "game FEN: " + s.fen);
   expect((await page.inputValue("#fen")) === s.fen, "FEN field shows " + (await page.inputValue("#fen")));
   await setFen("B:W18,K5:BK29,12");
   s = await state();
@@ -297,7 +302,6 @@ await test("no errors in the page", async () => {
 });
 
 await browser.close();
-rmSync(profile, { recursive: true, force: true });
 server.kill("SIGINT");
 const code = await new Promise((resolve) => server.on("exit", (c) => resolve(c)));
 if (code !== 0) { failed++; console.log("FAIL damas serve stopped with code " + code + " on SIGINT"); }

@@ -340,7 +340,7 @@
 
   // ---- Analysis ----
   function formatLine(ev) {
-    return `<span class="score">${ev.score_text}</span>d${ev.depth} ${ev.pv.join(" ")}`;
+    return `<span class="score">${ev.white_score_text}</span><span class="depth">depth ${ev.depth}</span> ${ev.pv.join(" ")}`;
   }
 
   function showAnalysis(lines) {
@@ -356,7 +356,7 @@
       const s = best.white_score;
       const share = Math.abs(s) > 9000 ? (s > 0 ? 1 : 0) : 1 / (1 + Math.exp(-s / 150));
       $("eval-white").style.height = (share * 100).toFixed(1) + "%";
-      $("eval-text").textContent = best.score_text;
+      $("eval-text").textContent = best.white_score_text;
     }
   }
 
