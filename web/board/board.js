@@ -230,8 +230,12 @@
       const isBlack = (i % 2 === 0) === firstIsBlack;
       if (!li || !isBlack) {
         li = document.createElement("li");
+        const num = document.createElement("span");
+        num.className = "num";
+        num.textContent = String(list.children.length + 1) + ".";
+        li.appendChild(num);
         list.appendChild(li);
-        if (isBlack) li.appendChild(document.createTextNode("… "));
+        if (isBlack) li.appendChild(document.createTextNode(" …"));
       }
       const b = document.createElement("button");
       b.type = "button";
