@@ -1,14 +1,17 @@
 // Browser tests of the web board (issue 12): headless Chromium drives the page served by
 // `damas serve --port 0` the way a person would, by clicking squares and buttons.
-// Usage: node board.test.mjs DAMAS_BINARY ARTEFACT_DIR
+// Usage: node board.test.mjs DAMAS_BINARY ARTEFACT_DIR [WEB_DIR]
+// With WEB_DIR (build/web from tools/build-web) the same page is also served as static files and
+// plays against the WebAssembly engine in the browser (issue 13).
 // Prints one line per test and "N passed, N failed"; exits 1 if any failed. Screenshots go to
 // ARTEFACT_DIR (start, capture choice, end of game, analysis, ...).
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { serve } from "../browser-wasm/static-server.mjs";
 
-const [damas, artefacts] = process.argv.slice(2);
+const [damas, artefacts, webDir] = process.argv.slice(2);
 if (!damas || !artefacts) {
   console.error("usage: node board.test.mjs DAMAS_BINARY ARTEFACT_DIR");
   process.exit(2);
@@ -72,8 +75,8 @@ async function idle() {
                                    (window.damasBoard.state.turn !== "computer" || window.damasBoard.state.result.over),
                              null, { timeout: 30000 });
 }
-async function open(query) {
-  await page.goto(base + "?" + query);
+async function open(query, at = base) {
+  await page.goto(at + "?" + query);
   await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 20000 });
   await idle();
 }
@@ -296,6 +299,46 @@ await test("the flipped board puts h8 at the bottom left", async () => {
   const bottomLeft = await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square || "light");
   expect(bottomLeft === "h8", "bottom left is " + bottomLeft + " (" + first + ")");
 });
+
+// The same page from a static folder, against the engine in this browser (no server).
+async function playToEnd(at, level) {
+  await open(`mode=computer&level=${level}&movetime=0.05`, at);
+  let s = await state();
+  expect(s.level === level && s.mode === "computer", "settings not taken");
+  for (let ply = 0; ply < 400 && !s.result.over; ply++) {
+    expect(s.turn === "human", "not my turn: " + s.turn);
+    await enter(s.legal[s.legal.length - 1]);
+    s = await state();
+  }
+  expect(s.result.over && s.result.reason.length > 0, "the game did not end with a reason");
+  expect((await page.textContent("#banner")) === s.result.text, "banner");
+  return s;
+}
+if (webDir) {
+  const statics = await serve(webDir, 0);
+  const at = `http://127.0.0.1:${statics.address().port}/index.html`;
+  for (const level of ["beginner", "medium"]) {
+    await test(`the page without a server plays a full game against the engine in this browser at ${level}`, async () => {
+      const started = Date.now();
+      await playToEnd(at, level);
+      expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
+      expect(await page.$eval('#engine-where [value="server"]', (o) => o.disabled), "server offered without one");
+      if (level === "medium") await page.screenshot({ path: join(artefacts, "board-in-browser.png") });
+      console.log(`     (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    });
+  }
+  await test("the in-browser engine gives hints and analysis lines", async () => {
+    await open("mode=two-players", at);
+    await page.click("#hint");
+    await idle();
+    expect(/^Hint: \S+/.test(await page.textContent("#hint-text")), "no hint");
+    await page.click("#analysis-toggle");
+    await page.waitForFunction(() => document.querySelectorAll("#analysis-lines li").length === 3, null, { timeout: 20000 });
+    await page.click("#analysis-toggle");
+    await idle();
+  });
+  statics.close();
+}
 
 await test("no errors in the page", async () => {
   expect(pageErrors.length === 0, pageErrors.join(" | "));

@@ -30,9 +30,19 @@
     };
   }
 
+  let browserAvailable = false;  // decided at start (worker-api.js)
   function browserTransport() {
-    if (!self.DamasWorkerApi) return null;
-    return self.DamasWorkerApi.create();
+    return browserAvailable ? self.DamasWorkerApi.get() : null;
+  }
+
+  // Does a `damas serve` answer here? (A static folder answers 404 or 405 with no JSON.)
+  async function serverAvailable() {
+    try {
+      const r = await fetch("api/state", { method: "POST", body: "{}" });
+      return r.headers.get("content-type") === "application/json";
+    } catch (e) {
+      return false;
+    }
   }
 
   let transport = serverTransport();
@@ -536,8 +546,11 @@
 
   async function main() {
     document.body.dataset.busy = "0";
-    if (!browserTransport()) $("engine-where").querySelector('[value="browser"]').disabled = true;
-    if (params.get("engine") === "browser" && browserTransport()) {
+    browserAvailable = !!self.DamasWorkerApi && (await self.DamasWorkerApi.available());
+    const onServer = await serverAvailable();
+    $("engine-where").querySelector('[value="browser"]').disabled = !browserAvailable;
+    $("engine-where").querySelector('[value="server"]').disabled = !onServer;
+    if (browserAvailable && (params.get("engine") === "browser" || !onServer)) {
       transport = browserTransport();
       $("engine-where").value = "browser";
     }
