@@ -8,20 +8,13 @@
 #include "damas/cli/cli.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
 
 namespace damas::cli {
 namespace {
-
-std::string score_text(Score s) {
-  char buf[48];
-  if (is_win_score(s)) std::snprintf(buf, sizeof buf, "win in %d", kScoreWin - s);
-  else if (is_loss_score(s)) std::snprintf(buf, sizeof buf, "loss in %d", kScoreWin + s);
-  else std::snprintf(buf, sizeof buf, "%+.2f", s / 100.0);
-  return buf;
-}
 
 std::string line_text(Position p, const std::vector<Move>& pv, bool algebraic, Numbering numbering) {
   std::string out;

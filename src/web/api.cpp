@@ -13,6 +13,7 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 #include "damas/engine/options.h"
 #include "damas/web/json.h"
@@ -65,19 +66,11 @@ Game game_at_cursor(const Session& s) {
 }
 
 std::string end_reason_text(const Game& g) {
-  switch (g.end_reason()) {
-    case GameEndReason::NoLegalMove:
-      return g.current().pieces(g.current().side_to_move()) == 0 ? "no pieces left" : "no legal move";
-    case GameEndReason::Repetition:
-      return "threefold repetition";
-    case GameEndReason::NoProgress:
-      return "80 plies without capture or man move";
-    case GameEndReason::Adjudication:
-      return "adjudication";
-    case GameEndReason::None:
-      return "";
-  }
-  return "";
+  if (!g.over()) return "";
+  const Position& p = g.current();
+  if (g.end_reason() == GameEndReason::NoLegalMove && p.pieces(p.side_to_move()) == 0)
+    return "no pieces left";
+  return to_string(g.end_reason());
 }
 
 Json square_list(Bitboard b) {
@@ -191,14 +184,6 @@ Json state_json(const std::string& id, const Session& s) {
   j.set("pdn", json_str(g.to_pdn({{"Event", "damas board"}, {"GameType", "26"}})));
   j.set("analysing", json_bool(s.analysing));
   return j;
-}
-
-std::string score_text(Score s) {
-  char buf[48];
-  if (is_win_score(s)) std::snprintf(buf, sizeof buf, "win in %d", kScoreWin - s);
-  else if (is_loss_score(s)) std::snprintf(buf, sizeof buf, "loss in %d", kScoreWin + s);
-  else std::snprintf(buf, sizeof buf, "%+.2f", s / 100.0);
-  return buf;
 }
 
 // White's view for people: "+0.35", "White wins in 7 plies".
@@ -355,17 +340,39 @@ struct Api::Impl {
     return ok_response(state_json(it->first, it->second));
   }
 
-  // The session named in the body (mutex held), or a failure.
-  Expected<Session*> find_session(const Json& body, std::string& id, int& status) {
+  // The session named in the body, or the error answer.
+  struct Found {
+    std::string id;
+    Session* session = nullptr;
+    std::optional<ApiResponse> error;
+  };
+  Found find_session(const Json& body) {  // mutex held
     const Expected<std::string> name = string_field(body, "session", std::nullopt);
-    status = 400;
-    if (!name) return Error{name.error()};
+    if (!name) return {"", nullptr, error_response(400, name.error())};
     const auto it = sessions.find(*name);
-    status = 404;
-    if (it == sessions.end()) return Error{"unknown session \"" + *name + "\" (expired or closed?)"};
+    if (it == sessions.end())
+      return {"", nullptr, error_response(404, "unknown session \"" + *name + "\" (expired or closed?)")};
     it->second.last_used = config.clock();
-    id = it->first;
-    return &it->second;
+    return {it->first, &it->second, std::nullopt};
+  }
+  Found lookup(const Json& body) {  // takes the mutex; the id only
+    std::lock_guard lock(mutex);
+    Found f = find_session(body);
+    f.session = nullptr;
+    return f;
+  }
+
+  // Runs change(id, session) under the mutex after stopping the session's analysis: a change of
+  // the game ends it.
+  template <typename Change>
+  ApiResponse change_session(const Json& body, Change&& change) {
+    const Found first = lookup(body);
+    if (first.error) return *first.error;
+    stop_analysis_of(first.id);
+    std::lock_guard lock(mutex);
+    const Found f = find_session(body);
+    if (f.error) return *f.error;
+    return change(f.id, *f.session);
   }
 
   // Stops a running analysis (engine_mutex held, mutex not held).
@@ -407,6 +414,7 @@ struct Api::Impl {
     double movetime = 1;
     std::uint64_t version = 0;
     bool over = false;
+    bool computer_mode = false;
     bool computer_turn = false;
   };
   std::optional<Snapshot> snapshot(const std::string& id) {
@@ -421,6 +429,7 @@ struct Api::Impl {
                     s.movetime,
                     s.version,
                     g.over(),
+                    s.mode == Mode::Computer,
                     s.mode == Mode::Computer && g.current().side_to_move() != s.human};
   }
 
@@ -532,109 +541,68 @@ ApiResponse Api::Impl::op_load_pdn(const Json& body) {
 
 ApiResponse Api::Impl::op_state(const Json& body) {
   std::lock_guard lock(mutex);
-  std::string id;
-  int status = 0;
-  const Expected<Session*> s = find_session(body, id, status);
-  if (!s) return error_response(status, s.error());
-  return ok_response(state_json(id, **s));
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
+  return ok_response(state_json(f.id, *f.session));
 }
 
 ApiResponse Api::Impl::op_move(const Json& body) {
   const Expected<std::string> text = string_field(body, "move", std::nullopt);
   if (!text) return error_response(400, text.error());
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
-  stop_analysis_of(id);
-  std::lock_guard lock(mutex);
-  int status = 0;
-  const Expected<Session*> s = find_session(body, id, status);
-  if (!s) return error_response(status, s.error());
-  Session& session = **s;
-  const Game g = game_at_cursor(session);
-  if (g.over()) return error_response(409, "the game is over: " + result_json(g).find("text")->as_string());
-  if (session.mode == Mode::Computer && g.current().side_to_move() != session.human)
-    return error_response(409, "it is the computer's turn");
-  const Expected<Move> m = parse_any_move(g.current(), *text);
-  if (!m) return error_response(422, m.error());
-  if (Status st = play(session, *m); !st) return error_response(409, st.error());
-  return ok_response(state_json(id, session));
+  return change_session(body, [&](const std::string& id, Session& session) {
+    const Game g = game_at_cursor(session);
+    if (g.over()) return error_response(409, "the game is over: " + result_json(g).find("text")->as_string());
+    if (session.mode == Mode::Computer && g.current().side_to_move() != session.human)
+      return error_response(409, "it is the computer's turn");
+    const Expected<Move> m = parse_any_move(g.current(), *text);
+    if (!m) return error_response(422, m.error());
+    if (Status st = play(session, *m); !st) return error_response(409, st.error());
+    return ok_response(state_json(id, session));
+  });
 }
 
 ApiResponse Api::Impl::op_undo(const Json& body) {
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
-  stop_analysis_of(id);
-  std::lock_guard lock(mutex);
-  int status = 0;
-  const Expected<Session*> s = find_session(body, id, status);
-  if (!s) return error_response(status, s.error());
-  Session& session = **s;
-  if (session.cursor == 0) return error_response(409, "nothing to undo");
-  Game g = game_at_cursor(session);
-  g.undo(1);
-  // Against the computer, go back to a position where the person is to move (if there is one).
-  if (session.mode == Mode::Computer)
-    while (!g.moves().empty() && g.current().side_to_move() != session.human) g.undo(1);
-  session.line = std::move(g);
-  session.cursor = session.line.moves().size();
-  ++session.version;
-  session.analysis.clear();
-  return ok_response(state_json(id, session));
+  return change_session(body, [&](const std::string& id, Session& session) {
+    if (session.cursor == 0) return error_response(409, "nothing to undo");
+    Game g = game_at_cursor(session);
+    g.undo(1);
+    // Against the computer, go back to a position where the person is to move (if there is one).
+    if (session.mode == Mode::Computer)
+      while (!g.moves().empty() && g.current().side_to_move() != session.human) g.undo(1);
+    session.line = std::move(g);
+    session.cursor = session.line.moves().size();
+    ++session.version;
+    session.analysis.clear();
+    return ok_response(state_json(id, session));
+  });
 }
 
 ApiResponse Api::Impl::op_goto(const Json& body) {
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
-  stop_analysis_of(id);
-  std::lock_guard lock(mutex);
-  int status = 0;
-  const Expected<Session*> s = find_session(body, id, status);
-  if (!s) return error_response(status, s.error());
-  Session& session = **s;
-  const double plies = static_cast<double>(session.line.moves().size());
-  const Expected<double> ply = number_field(body, "ply", -1, 0, plies);
-  if (!ply || *ply < 0 || *ply != std::floor(*ply))
-    return error_response(
-        400, "field \"ply\" must be a whole number from 0 to " + std::to_string(session.line.moves().size()));
-  session.cursor = static_cast<std::size_t>(*ply);
-  ++session.version;
-  session.analysis.clear();
-  return ok_response(state_json(id, session));
+  return change_session(body, [&](const std::string& id, Session& session) {
+    const std::size_t plies = session.line.moves().size();
+    const Expected<double> ply = number_field(body, "ply", -1, 0, static_cast<double>(plies));
+    if (!ply || *ply < 0 || *ply != std::floor(*ply))
+      return error_response(400, "field \"ply\" must be a whole number from 0 to " + std::to_string(plies));
+    session.cursor = static_cast<std::size_t>(*ply);
+    ++session.version;
+    session.analysis.clear();
+    return ok_response(state_json(id, session));
+  });
 }
 
 ApiResponse Api::Impl::op_hint(const Json& body) {
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
   std::lock_guard engine_lock(engine_mutex);
-  const std::optional<Snapshot> snap = snapshot(id);
-  if (!snap) return error_response(404, "unknown session \"" + id + "\"");
+  const std::optional<Snapshot> snap = snapshot(f.id);
+  if (!snap) return error_response(404, "unknown session \"" + f.id + "\"");
   if (snap->over) return error_response(409, "the game is over");
   const std::optional<SearchResult> r = search(*snap, "full", config.hint_seconds);
   if (!r || r->best.is_null()) return error_response(500, "the engine found no move");
   Position root = snap->start;
   for (const Move& m : snap->moves) root = root.after(m);
   Json j = Json::object();
-  j.set("session", json_str(id));
+  j.set("session", json_str(f.id));
   j.set("hint", move_json(root, r->best));
   j.set("score", json_num(r->score));
   j.set("score_text", json_str(score_text(r->score)));
@@ -643,40 +611,31 @@ ApiResponse Api::Impl::op_hint(const Json& body) {
 }
 
 ApiResponse Api::Impl::op_engine_move(const Json& body) {
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-    if ((*s)->mode != Mode::Computer) return error_response(409, "not a game against the computer");
-  }
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
   std::lock_guard engine_lock(engine_mutex);
-  const std::optional<Snapshot> snap = snapshot(id);
-  if (!snap) return error_response(404, "unknown session \"" + id + "\"");
+  const std::optional<Snapshot> snap = snapshot(f.id);
+  if (!snap) return error_response(404, "unknown session \"" + f.id + "\"");
+  if (!snap->computer_mode) return error_response(409, "not a game against the computer");
   if (snap->over) return error_response(409, "the game is over");
   if (!snap->computer_turn) return error_response(409, "it is not the computer's turn");
   const std::optional<SearchResult> r = search(*snap, snap->level, snap->movetime);
   if (!r || r->best.is_null()) return error_response(500, "the engine found no move");
   std::lock_guard lock(mutex);
-  const auto it = sessions.find(id);
+  const auto it = sessions.find(f.id);
   if (it == sessions.end()) return error_response(404, "the session was closed during the search");
   if (it->second.version != snap->version) return error_response(409, "the game changed during the search");
   if (Status st = play(it->second, r->best); !st) return error_response(409, st.error());
-  return ok_response(state_json(id, it->second));
+  return ok_response(state_json(f.id, it->second));
 }
 
 ApiResponse Api::Impl::op_analysis_start(const Json& body) {
   const Expected<double> multipv = number_field(body, "multipv", 3, 1, 8);
   if (!multipv || *multipv != std::floor(*multipv))
     return error_response(400, "field \"multipv\" must be a whole number from 1 to 8");
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  const std::string& id = f.id;
   std::lock_guard engine_lock(engine_mutex);
   stop_analysis();
   const std::optional<Snapshot> snap = snapshot(id);
@@ -711,45 +670,31 @@ ApiResponse Api::Impl::op_analysis_start(const Json& body) {
 
 ApiResponse Api::Impl::op_analysis(const Json& body) {
   std::lock_guard lock(mutex);
-  std::string id;
-  int status = 0;
-  const Expected<Session*> s = find_session(body, id, status);
-  if (!s) return error_response(status, s.error());
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
   Json j = Json::object();
-  j.set("session", json_str(id));
-  j.set("analysing", json_bool((*s)->analysing));
+  j.set("session", json_str(f.id));
+  j.set("analysing", json_bool(f.session->analysing));
   Json lines = Json::array();
-  for (const AnalysisLine& l : (*s)->analysis) lines.push(l.json);
+  for (const AnalysisLine& l : f.session->analysis) lines.push(l.json);
   j.set("lines", std::move(lines));
   return ok_response(j);
 }
 
 ApiResponse Api::Impl::op_analysis_stop(const Json& body) {
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
-  stop_analysis_of(id);
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  stop_analysis_of(f.id);
   return op_analysis(body);
 }
 
 ApiResponse Api::Impl::op_close(const Json& body) {
-  std::string id;
-  {
-    std::lock_guard lock(mutex);
-    int status = 0;
-    const Expected<Session*> s = find_session(body, id, status);
-    if (!s) return error_response(status, s.error());
-  }
-  stop_analysis_of(id);
-  std::lock_guard lock(mutex);
-  sessions.erase(id);
-  Json j = Json::object();
-  j.set("closed", json_str(id));
-  return ok_response(j);
+  return change_session(body, [&](const std::string& id, Session&) {
+    sessions.erase(id);
+    Json j = Json::object();
+    j.set("closed", json_str(id));
+    return ok_response(j);
+  });
 }
 
 Api::Api(ApiConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
