@@ -328,7 +328,14 @@ struct Api::Impl {
   }
 
   // Creates a session (mutex held) or says why not.
-  ApiResponse add_session(Session s) {
+  ApiResponse add_session(Game game, const GameSettings& settings) {
+    Session s;
+    s.line = std::move(game);
+    s.cursor = s.line.moves().size();
+    s.mode = settings.mode;
+    s.level = settings.level;
+    s.human = settings.human;
+    s.movetime = settings.movetime;
     expire_sessions();
     if (sessions.size() >= config.max_sessions)
       return error_response(503, "too many sessions (" + std::to_string(config.max_sessions) +
@@ -507,14 +514,8 @@ ApiResponse Api::Impl::op_new(const Json& body) {
   if (!fen) return error_response(400, fen.error());
   const Expected<Position> start = parse_fen(*fen);
   if (!start) return error_response(422, "bad FEN: " + start.error());
-  Session s;
-  s.line = Game(*start);
-  s.mode = settings->mode;
-  s.level = settings->level;
-  s.human = settings->human;
-  s.movetime = settings->movetime;
   std::lock_guard lock(mutex);
-  return add_session(std::move(s));
+  return add_session(Game(*start), *settings);
 }
 
 ApiResponse Api::Impl::op_load_pdn(const Json& body) {
@@ -526,17 +527,11 @@ ApiResponse Api::Impl::op_load_pdn(const Json& body) {
   if (games.empty()) return error_response(422, "no game in the PDN text");
   if (!games.front()) return error_response(422, "bad PDN: " + games.front().error());
   if (games.front()->moves.size() > config.max_plies) return error_response(422, "the game is too long");
-  Session s;
-  s.line = Game(games.front()->start);
+  Game game(games.front()->start);
   for (const Move& m : games.front()->moves)
-    if (Status st = s.line.play(m); !st) return error_response(422, "bad PDN: " + st.error());
-  s.cursor = s.line.moves().size();
-  s.mode = settings->mode;
-  s.level = settings->level;
-  s.human = settings->human;
-  s.movetime = settings->movetime;
+    if (Status st = game.play(m); !st) return error_response(422, "bad PDN: " + st.error());
   std::lock_guard lock(mutex);
-  return add_session(std::move(s));
+  return add_session(std::move(game), *settings);
 }
 
 ApiResponse Api::Impl::op_state(const Json& body) {
