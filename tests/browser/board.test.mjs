@@ -319,12 +319,10 @@ if (webDir) {
   const at = `http://127.0.0.1:${statics.address().port}/index.html`;
   for (const level of ["beginner", "medium"]) {
     await test(`the page without a server plays a full game against the engine in this browser at ${level}`, async () => {
-      const started = Date.now();
       await playToEnd(at, level);
       expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
       expect(await page.$eval('#engine-where [value="server"]', (o) => o.disabled), "server offered without one");
       if (level === "medium") await page.screenshot({ path: join(artefacts, "board-in-browser.png") });
-      console.log(`     (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     });
   }
   await test("the in-browser engine gives hints and analysis lines", async () => {
