@@ -343,6 +343,10 @@ TEST_CASE("web api: analysis streams multi-PV lines until stopped", "[web]") {
   CHECK(lines.as_array()[0].find("multipv")->as_number() == 1);
   CHECK(lines.as_array()[1].find("multipv")->as_number() == 2);
   CHECK_FALSE(lines.as_array()[0].find("pv")->as_array().empty());
+  // White to move: White's view is the engine's.
+  CHECK(lines.as_array()[0].find("white_score")->as_number() ==
+        lines.as_array()[0].find("score")->as_number());
+  CHECK(str(lines.as_array()[0], "white_score_text") == str(lines.as_array()[0], "score_text"));
   const Json stopped = call(api, "analysis-stop", session_body(id)).json;
   CHECK_FALSE(stopped.find("analysing")->as_bool());
   std::lock_guard lock(m);

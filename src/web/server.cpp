@@ -77,8 +77,13 @@ class WsHub {
 
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket socket, WsHub& hub, std::string id)
-      : ws_(std::move(socket)), hub_(hub), id_(std::move(id)) {}
+  WsSession(tcp::socket socket, WsHub& hub, std::string id, std::atomic<std::size_t>& connections)
+      : ws_(std::move(socket)), hub_(hub), id_(std::move(id)), connections_(connections) {
+    ++connections_;
+  }
+  ~WsSession() { --connections_; }
+  WsSession(const WsSession&) = delete;
+  WsSession& operator=(const WsSession&) = delete;
 
   void run(http::request<http::string_body> request) {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -133,6 +138,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   beast::flat_buffer buffer_;
   WsHub& hub_;
   std::string id_;
+  std::atomic<std::size_t>& connections_;  // WebSockets count against the connection limit too
   std::deque<std::string> queue_;
   bool writing_ = false;
   bool closed_ = false;
@@ -190,7 +196,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (websocket::is_upgrade(request)) return upgrade(std::move(request), target);
     keep_alive_ = request.keep_alive();
     if (path.rfind("/api/", 0) == 0) return call_api(std::move(request), std::string(path));
-    if (request.method() == http::verb::get || request.method() == http::verb::head) {
+    if (request.method() == http::verb::get) {
       const std::string_view file = path == "/" ? "/index.html" : path;
       for (const PageFile& f : page_files())
         if (f.path == file) return reply(200, f.content_type, std::string(f.body));
@@ -203,7 +209,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (path_of(target) != "/ws") return reply_error(404, "WebSockets are at /ws?session=ID");
     if (!shared_.api.has_session(id)) return reply_error(404, "unknown session \"" + id + "\"");
     stream_.expires_never();
-    std::make_shared<WsSession>(stream_.release_socket(), shared_.hub, id)->run(std::move(request));
+    std::make_shared<WsSession>(stream_.release_socket(), shared_.hub, id, shared_.connections)
+        ->run(std::move(request));
   }
 
   void call_api(http::request<http::string_body> request, std::string path) {

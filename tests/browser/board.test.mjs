@@ -153,6 +153,18 @@ for (const level of ["beginner", "easy", "medium", "hard", "full"]) {
   });
 }
 
+await test("playing Black: the computer opens and the board turns round", async () => {
+  await open("mode=computer&level=beginner&movetime=0.02");
+  await page.selectOption("#human", "black");
+  await page.waitForFunction(() => window.damasBoard.state.human === "black" && window.damasBoard.state.moves.length === 1,
+                             null, { timeout: 20000 });
+  await idle();
+  const s = await state();
+  expect(s.side === "black" && s.turn === "human", "after the computer's opening: " + s.side + " " + s.turn);
+  const bottomLeft = await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square || "light");
+  expect(bottomLeft === "h8", "bottom left is " + bottomLeft);
+});
+
 await test("undo and hint against the computer", async () => {
   await open("mode=computer&level=easy&movetime=0.02");
   const s = await state();
