@@ -354,3 +354,12 @@ TEST_CASE("web api: analysis streams multi-PV lines until stopped", "[web]") {
   CHECK(events.back().find("\"type\":\"stopped\"") != std::string::npos);
   CHECK(events.front().find("\"type\":\"info\"") != std::string::npos);
 }
+
+TEST_CASE("web api: the shared engine takes registry options; a bad one is refused", "[web]") {
+  Api api(fast_config());
+  CHECK(api.set_engine_option("hash", "8").has_value());
+  CHECK_FALSE(api.set_engine_option("threads", "0").has_value());
+  CHECK_FALSE(api.set_engine_option("no-such-option", "1").has_value());
+  const std::string id = new_game(api);
+  CHECK(call(api, "hint", session_body(id)).status == 200);
+}

@@ -702,6 +702,11 @@ Api::~Api() {
 
 void Api::set_analysis_sink(AnalysisSink sink) { impl_->sink = std::move(sink); }
 
+Status Api::set_engine_option(std::string_view name, std::string_view value) {
+  std::lock_guard engine_lock(impl_->engine_mutex);
+  return impl_->engine.set_option(name, value);
+}
+
 bool Api::has_session(std::string_view id) const {
   std::lock_guard lock(impl_->mutex);
   return impl_->sessions.find(id) != impl_->sessions.end();

@@ -324,6 +324,10 @@ Expected<unsigned short> Server::start() {
   return port;
 }
 
+Status Server::set_engine_option(std::string_view name, std::string_view value) {
+  return impl_->api.set_engine_option(name, value);
+}
+
 void Server::run_until_signal() {
   Impl& s = *impl_;
   asio::signal_set signals(s.ioc, SIGINT, SIGTERM);

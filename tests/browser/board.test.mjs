@@ -19,7 +19,7 @@ if (!damas || !artefacts) {
 mkdirSync(artefacts, { recursive: true });
 
 // ---- The server ----
-const server = spawn(damas, ["serve", "--port", "0", "--move-time", "0.05", "--hash", "8"],
+const server = spawn(damas, ["serve", "--port", "0", "--move-time", "0.05", "--hash", "8", "--threads", "1"],
                      { stdio: ["ignore", "pipe", "inherit"] });
 const base = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error("damas serve printed no address")), 20000);

@@ -31,6 +31,8 @@
 #include <string>
 #include <string_view>
 
+#include "damas/core/expected.h"
+
 namespace damas::web {
 
 struct ApiRequest {
@@ -51,7 +53,7 @@ struct ApiConfig {
   std::chrono::seconds idle_expiry{3600};  // a session unused this long may be dropped
   std::size_t max_body = 256 * 1024;       // bytes; larger bodies get 413
   std::size_t max_plies = 1000;            // per game
-  int hash_mib = 32;
+  int hash_mib = 32;                       // the shared engine's table, unless set_engine_option changes it
   double hint_seconds = 0.5;
   double default_move_seconds = 1.0;         // per computer move unless the game sets movetime
   std::function<Clock::time_point()> clock;  // empty = steady_clock::now (tests inject one)
@@ -71,6 +73,9 @@ class Api {
   // Thread-safe; engine requests (hint, engine-move) block their caller for the search.
   ApiResponse handle(const ApiRequest& request);
   void set_analysis_sink(AnalysisSink sink);  // set before requests arrive
+  // An option of the registry (engine/options.h) for the shared engine, before requests arrive
+  // (`damas serve --threads 2`); level and multipv are set per search.
+  Status set_engine_option(std::string_view name, std::string_view value);
   bool has_session(std::string_view id) const;
 
  private:

@@ -47,6 +47,8 @@ class Server {
 
   // Binds and starts serving; returns the port (the chosen one when config.port is 0).
   Expected<unsigned short> start();
+  // Api::set_engine_option, before start().
+  Status set_engine_option(std::string_view name, std::string_view value);
   // Blocks until SIGINT or SIGTERM (or stop() from another thread), then stops.
   void run_until_signal();
   void stop();  // closes the listener and every connection, joins the threads; idempotent
