@@ -29,6 +29,7 @@ constexpr Subcommand kSubcommands[] = {
     {"bench", "fixed-depth search of the bench positions: node signature and speed", damas::cli::bench_main},
     {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match",
      damas::cli::dxp_main},
+    {"serve", "the web board: play and analyse in a browser (HTTP on 127.0.0.1)", damas::cli::serve_main},
 };
 
 void print_help() {

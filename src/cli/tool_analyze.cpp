@@ -13,6 +13,7 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/core/score_text.h"
 #include "damas/core/text_lines.h"
 #include "damas/engine/engine.h"
 
@@ -20,14 +21,6 @@ namespace po = boost::program_options;
 
 namespace damas::cli {
 namespace {
-
-std::string score_text(Score s) {
-  char buf[48];
-  if (is_win_score(s)) std::snprintf(buf, sizeof buf, "win in %d", kScoreWin - s);
-  else if (is_loss_score(s)) std::snprintf(buf, sizeof buf, "loss in %d", kScoreWin + s);
-  else std::snprintf(buf, sizeof buf, "%+.2f", s / 100.0);
-  return buf;
-}
 
 // --depth, --time, --nodes; `default_depth` (0: 5 seconds) when none is given.
 Expected<SearchLimits> read_limits(const po::variables_map& vm, int default_depth) {

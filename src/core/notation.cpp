@@ -283,9 +283,6 @@ Expected<Square> parse_square_name(std::string_view text) {
 
 namespace {
 
-// Landing squares of a capture route, in order, ending at m.to (for disambiguation).
-void capture_routes(const Position& p, const Move& m, std::vector<std::vector<Square>>& routes);
-
 bool is_king_of_mover(const Position& p, Square s) { return (p.kings() & bb(s)) != 0; }
 
 void route_search(const Position& p, bool king, Bitboard enemy, Bitboard empty, Square at, Bitboard captured,
@@ -308,14 +305,17 @@ void route_search(const Position& p, bool king, Bitboard enemy, Bitboard empty, 
   }
 }
 
-void capture_routes(const Position& p, const Move& m, std::vector<std::vector<Square>>& routes) {
+}  // namespace
+
+std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m) {
+  std::vector<std::vector<Square>> routes;
+  if (!m.is_capture()) return routes;
   std::vector<Square> path;
   const Bitboard empty = p.empty() | bb(m.from);
   route_search(p, is_king_of_mover(p, m.from), p.pieces(~p.side_to_move()), empty, m.from, 0, m, path,
                routes);
+  return routes;
 }
-
-}  // namespace
 
 std::string to_algebraic(const Position& p, const Move& m) {
   if (!m.is_capture()) return square_name(m.from).append("-").append(square_name(m.to));
@@ -326,8 +326,7 @@ std::string to_algebraic(const Position& p, const Move& m) {
     if (!(other == m) && other.from == m.from && other.to == m.to) ambiguous = true;
   std::string s = square_name(m.from);
   if (ambiguous) {
-    std::vector<std::vector<Square>> routes;
-    capture_routes(p, m, routes);
+    const std::vector<std::vector<Square>> routes = capture_routes(p, m);
     if (!routes.empty()) {
       for (const Square sq : routes.front()) s.append(":").append(square_name(sq));
       return s;
@@ -366,8 +365,7 @@ Expected<Move> parse_algebraic(const Position& p, std::string_view text) {
   for (const Move& m : legal) {
     if (m.from != squares.front() || m.to != squares.back() || m.is_capture() == quiet) continue;
     if (squares.size() > 2) {
-      std::vector<std::vector<Square>> routes;
-      capture_routes(p, m, routes);
+      const std::vector<std::vector<Square>> routes = capture_routes(p, m);
       const std::vector<Square> wanted(squares.begin() + 1, squares.end());
       bool fits = false;
       for (const auto& r : routes) {

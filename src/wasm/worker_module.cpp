@@ -3,12 +3,17 @@
 // written by this thread or by the search thread, wait in a queue until the worker takes them.
 // The search runs on its own thread (a pthread, i.e. a nested worker), so the worker's thread
 // stays free for `stop` and `ping` during a search.
+//
+// The board's JSON API (web/api.h) is here too, so the board page plays against this engine
+// exactly as against `damas serve`: one call per request; analysis events wait in a queue.
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 
 #include "damas/engine/bench.h"
 #include "damas/hub/hub.h"
+#include "damas/web/api.h"
 
 namespace damas::wasm {
 
@@ -67,6 +72,48 @@ class HubModule {
   hub::Frontend frontend_;  // last: its destructor may still write a `done` into pending_
 };
 
+// The board's API; a computer move or hint blocks the worker for its search (the page waits
+// for it anyway), analysis runs on the search thread and its events wait in a queue.
+class ApiModule {
+ public:
+  ApiModule() : api_(config()) {
+    api_.set_analysis_sink([this](const std::string&, const std::string& json) {
+      std::lock_guard lock(mutex_);
+      events_ += json;
+      events_ += '\n';
+    });
+  }
+
+  // "<status> <json>" for one request.
+  const char* call(const char* op, const char* body) {
+    const web::ApiResponse r = api_.handle({"POST", std::string("/api/") + op, body});
+    result_ = std::to_string(r.status) + " " + r.body;
+    return result_.c_str();
+  }
+
+  // Analysis events since the last call, one JSON text a line; "" when none.
+  const char* take_events() {
+    std::lock_guard lock(mutex_);
+    taken_.swap(events_);
+    events_.clear();
+    return taken_.c_str();
+  }
+
+ private:
+  static web::ApiConfig config() {
+    web::ApiConfig c;
+    c.max_sessions = 4;  // one page
+    c.hash_mib = 16;
+    return c;
+  }
+
+  std::mutex mutex_;
+  std::string events_;
+  std::string taken_;
+  std::string result_;
+  web::Api api_;  // last: its destructor stops the search, which may still post an event
+};
+
 }  // namespace damas::wasm
 
 // The exported interface (names listed in CMakeLists.txt's EXPORTED_FUNCTIONS).
@@ -77,4 +124,9 @@ void damas_hub_delete(damas::wasm::HubModule* hub) { delete hub; }
 int damas_hub_input(damas::wasm::HubModule* hub, const char* text) { return hub->input(text); }
 const char* damas_hub_output(damas::wasm::HubModule* hub) { return hub->take_output(); }
 const char* damas_bench(damas::wasm::HubModule* hub, int depth) { return hub->bench(depth); }
+damas::wasm::ApiModule* damas_api_new() { return new damas::wasm::ApiModule(); }
+const char* damas_api_call(damas::wasm::ApiModule* api, const char* op, const char* body) {
+  return api->call(op, body);
+}
+const char* damas_api_events(damas::wasm::ApiModule* api) { return api->take_events(); }
 }

@@ -2,6 +2,9 @@
 // stdin/stdout: post a string (one line, or several separated by "\n"), receive one string per
 // output line. Objects are for what is not Hub:
 //   {type: "bench", depth}  ->  {type: "bench", nodes, seconds} or {type: "error", message}
+//   {type: "api", id, op, body}  ->  {type: "api", id, status, json}: the board's JSON API
+//   (web/api.h, protocol/web-api.md; body and json are JSON texts); analysis events arrive as
+//   {type: "api-event", json}. The API's engine is made on the first such request.
 // The worker posts {type: "loaded"} once the module is ready; lines posted before are kept.
 //
 // The search runs on its own thread (a pthread, which Emscripten makes a nested worker), so this
@@ -24,10 +27,37 @@ function drain() {
   }
 }
 
+let api = 0;
+function drainEvents() {
+  if (!api) return;
+  const text = engine.apiEvents(api);
+  if (!text) return;
+  for (const line of text.split("\n")) {
+    if (line !== "") postMessage({ type: "api-event", json: line });
+  }
+}
+
+function handleApi(message) {
+  if (typeof message.op !== "string" || typeof message.body !== "string") {
+    postMessage({ type: "api", id: message.id, status: 400,
+                  json: JSON.stringify({ error: "api messages need op and body strings", status: 400 }) });
+    return;
+  }
+  if (!api) api = engine.apiNew();
+  const answer = engine.apiCall(api, message.op, message.body);
+  const space = answer.indexOf(" ");
+  postMessage({ type: "api", id: message.id, status: Number(answer.slice(0, space)), json: answer.slice(space + 1) });
+  drainEvents();
+}
+
 function handle(message) {
   if (typeof message === "string") {
     engine.input(engine.hub, message);
     drain();
+    return;
+  }
+  if (message && message.type === "api") {
+    handleApi(message);
     return;
   }
   if (message && message.type === "bench") {
@@ -61,8 +91,11 @@ createDamas({
     input: module.cwrap("damas_hub_input", "number", ["number", "string"]),
     output: module.cwrap("damas_hub_output", "string", ["number"]),
     bench: module.cwrap("damas_bench", "string", ["number", "number"]),
+    apiNew: module._damas_api_new,
+    apiCall: module.cwrap("damas_api_call", "string", ["number", "string", "string"]),
+    apiEvents: module.cwrap("damas_api_events", "string", ["number"]),
   };
-  setInterval(drain, kDrainMilliseconds);
+  setInterval(() => { drain(); drainEvents(); }, kDrainMilliseconds);
   postMessage({ type: "loaded" });
   for (const message of early.splice(0)) handle(message);
 }, (error) => {

@@ -49,6 +49,9 @@ Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numberin
 // Algebraic for people: "c3-d4"; captures "c3:e5", with intermediate landing squares added
 // only where needed to tell two legal moves apart ("d8:b6:d4:f2"). p is the position before m.
 std::string to_algebraic(const Position& p, const Move& m);
+// The landing squares of every route of capture m (in order, each ending at m.to), for boards that
+// enter a capture square by square; empty for a quiet move. p is the position before m.
+std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m);
 // Accepts algebraic ("c3-d4", "c3:e5", "c3xe5", with or without intermediate squares) and
 // resolves it against the legal moves; an ambiguous string is an error.
 Expected<Move> parse_algebraic(const Position& p, std::string_view text);

@@ -1,0 +1,731 @@
+#include "damas/web/api.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "damas/core/game.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+#include "damas/core/pdn.h"
+#include "damas/core/score_text.h"
+#include "damas/engine/engine.h"
+#include "damas/engine/options.h"
+#include "damas/web/json.h"
+
+namespace damas::web {
+namespace {
+
+enum class Mode { Computer, TwoPlayers };
+
+struct AnalysisLine {
+  int multipv = 1;
+  Json json;
+};
+
+struct Session {
+  Game line;               // every move entered, also those after the cursor
+  std::size_t cursor = 0;  // plies of `line` on the board
+  Mode mode = Mode::TwoPlayers;
+  std::string level = "medium";
+  Color human = Color::White;
+  double movetime = 1.0;
+  std::uint64_t version = 0;  // bumped by every change of the game, so a search result can be checked
+  Clock::time_point last_used;
+  std::vector<AnalysisLine> analysis;
+  bool analysing = false;
+};
+
+// An answer or an error, with the HTTP status.
+struct Failure {
+  int status;
+  std::string message;
+};
+
+ApiResponse error_response(int status, const std::string& message) {
+  Json j = Json::object();
+  j.set("error", json_str(message));
+  j.set("status", json_num(status));
+  return {status, j.dump()};
+}
+
+ApiResponse ok_response(const Json& j) { return {200, j.dump()}; }
+
+std::string color_name(Color c) { return c == Color::White ? "white" : "black"; }
+
+// The game as it stands at the cursor (the referee decides the result there).
+Game game_at_cursor(const Session& s) {
+  Game g = s.line;
+  g.undo(static_cast<int>(g.moves().size() - s.cursor));
+  return g;
+}
+
+std::string end_reason_text(const Game& g) {
+  if (!g.over()) return "";
+  const Position& p = g.current();
+  if (g.end_reason() == GameEndReason::NoLegalMove && p.pieces(p.side_to_move()) == 0)
+    return "no pieces left";
+  return to_string(g.end_reason());
+}
+
+Json square_list(Bitboard b) {
+  Json a = Json::array();
+  for (; b; b &= b - 1) a.push(json_str(square_name(lowest_square(b))));
+  return a;
+}
+
+Json move_json(const Position& p, const Move& m) {
+  Json j = Json::object();
+  j.set("text", json_str(to_algebraic(p, m)));
+  j.set("id", json_str(to_hub_move(m)));
+  j.set("from", json_str(square_name(m.from)));
+  j.set("to", json_str(square_name(m.to)));
+  j.set("captured", square_list(m.captured));
+  Json routes = Json::array();
+  for (const std::vector<Square>& r : capture_routes(p, m)) {
+    Json route = Json::array();
+    for (const Square s : r) route.push(json_str(square_name(s)));
+    routes.push(std::move(route));
+  }
+  if (!m.is_capture()) routes.push(Json::array({json_str(square_name(m.to))}));
+  j.set("routes", std::move(routes));
+  return j;
+}
+
+Json pieces_json(const Position& p) {
+  Json a = Json::array();
+  for (const Color c : {Color::White, Color::Black})
+    for (Bitboard b = p.pieces(c); b; b &= b - 1) {
+      const Square s = lowest_square(b);
+      Json piece = Json::object();
+      piece.set("square", json_str(square_name(s)));
+      piece.set("color", json_str(color_name(c)));
+      piece.set("king", json_bool((p.kings() & bb(s)) != 0));
+      a.push(std::move(piece));
+    }
+  return a;
+}
+
+Json result_json(const Game& g) {
+  Json r = Json::object();
+  const GameResult res = g.result();
+  r.set("over", json_bool(res != GameResult::Ongoing));
+  r.set("score", json_str(to_string(res)));
+  r.set("winner", res == GameResult::WhiteWins   ? json_str("white")
+                  : res == GameResult::BlackWins ? json_str("black")
+                                                 : Json());
+  r.set("reason", json_str(end_reason_text(g)));
+  std::string text;
+  if (res == GameResult::WhiteWins) text = "White wins";
+  else if (res == GameResult::BlackWins) text = "Black wins";
+  else if (res == GameResult::Draw) text = "Draw";
+  if (!text.empty()) text += " (" + end_reason_text(g) + ")";
+  r.set("text", json_str(text));
+  return r;
+}
+
+std::string mode_name(Mode m) { return m == Mode::Computer ? "computer" : "two-players"; }
+
+Json state_json(const std::string& id, const Session& s) {
+  const Game g = game_at_cursor(s);
+  const Position& p = g.current();
+  Json j = Json::object();
+  j.set("session", json_str(id));
+  j.set("mode", json_str(mode_name(s.mode)));
+  j.set("level", json_str(s.level));
+  j.set("human", json_str(color_name(s.human)));
+  j.set("movetime", json_num(s.movetime));
+  j.set("fen", json_str(to_fen(p)));
+  j.set("fen_algebraic", json_str(to_fen(p, FenStyle::Algebraic)));
+  j.set("side", json_str(color_name(p.side_to_move())));
+  j.set("start_side", json_str(color_name(s.line.start().side_to_move())));
+  j.set("pieces", pieces_json(p));
+  MoveList legal;
+  generate_legal_moves(p, legal);
+  Json moves = Json::array();
+  Bitboard capturers = 0;
+  for (const Move& m : legal) {
+    moves.push(move_json(p, m));
+    if (m.is_capture()) capturers |= bb(m.from);
+  }
+  j.set("legal", std::move(moves));
+  j.set("must_capture", json_bool(capturers != 0));
+  j.set("capturers", square_list(capturers));
+  Json list = Json::array();
+  const std::vector<Position>& positions = s.line.positions();
+  for (std::size_t i = 0; i < s.line.moves().size(); ++i) {
+    Json item = Json::object();
+    item.set("ply", json_num(static_cast<double>(i + 1)));
+    item.set("text", json_str(to_algebraic(positions[i], s.line.moves()[i])));
+    list.push(std::move(item));
+  }
+  j.set("moves", std::move(list));
+  j.set("cursor", json_num(static_cast<double>(s.cursor)));
+  if (s.cursor > 0) {
+    const Move& last = s.line.moves()[s.cursor - 1];
+    Json lm = Json::object();
+    lm.set("from", json_str(square_name(last.from)));
+    lm.set("to", json_str(square_name(last.to)));
+    lm.set("captured", square_list(last.captured));
+    j.set("last_move", std::move(lm));
+  } else {
+    j.set("last_move", Json());
+  }
+  const bool over = g.over();
+  j.set("turn", json_str(over                                                      ? "none"
+                         : s.mode == Mode::Computer && p.side_to_move() != s.human ? "computer"
+                                                                                   : "human"));
+  j.set("result", result_json(g));
+  j.set("pdn", json_str(g.to_pdn({{"Event", "damas board"}, {"GameType", "26"}})));
+  j.set("analysing", json_bool(s.analysing));
+  return j;
+}
+
+// White's view for people: "+0.35", "White wins in 7 plies".
+std::string white_score_text(Score white) {
+  if (is_win_score(white)) return "White wins in " + std::to_string(kScoreWin - white) + " plies";
+  if (is_loss_score(white)) return "Black wins in " + std::to_string(kScoreWin + white) + " plies";
+  return score_text(white);
+}
+
+// The PV in algebraic notation, cut at the first move that is not legal.
+Json pv_json(Position p, const std::vector<Move>& pv) {
+  Json a = Json::array();
+  for (const Move& m : pv) {
+    MoveList legal;
+    generate_legal_moves(p, legal);
+    if (!legal.contains(m)) break;
+    a.push(json_str(to_algebraic(p, m)));
+    p = p.after(m);
+  }
+  return a;
+}
+
+Json info_json(const std::string& id, const Position& root, const SearchInfo& info) {
+  Json j = Json::object();
+  j.set("type", json_str("info"));
+  j.set("session", json_str(id));
+  j.set("multipv", json_num(info.multipv_index));
+  j.set("depth", json_num(info.depth));
+  j.set("score", json_num(info.score));
+  // White's view, for the evaluation bar.
+  const Score white = root.side_to_move() == Color::White ? info.score : -info.score;
+  j.set("white_score", json_num(white));
+  j.set("white_score_text", json_str(white_score_text(white)));
+  j.set("score_text", json_str(score_text(info.score)));
+  j.set("nodes", json_num(static_cast<double>(info.nodes)));
+  j.set("seconds", json_num(info.seconds));
+  j.set("pv", pv_json(root, info.pv));
+  return j;
+}
+
+// ---- Request fields ----
+
+Expected<std::string> string_field(const Json& body, std::string_view key,
+                                   std::optional<std::string> fallback) {
+  const Json* v = body.find(key);
+  if (!v) {
+    if (fallback) return *fallback;
+    return Error{"missing field \"" + std::string(key) + "\""};
+  }
+  if (!v->is_string()) return Error{"field \"" + std::string(key) + "\" must be a string"};
+  return v->as_string();
+}
+
+Expected<double> number_field(const Json& body, std::string_view key, double fallback, double lo, double hi) {
+  const Json* v = body.find(key);
+  if (!v) return fallback;
+  if (!v->is_number() || !(v->as_number() >= lo && v->as_number() <= hi))
+    return Error{"field \"" + std::string(key) + "\" must be a number from " + std::to_string(lo) + " to " +
+                 std::to_string(hi)};
+  return v->as_number();
+}
+
+struct GameSettings {
+  Mode mode = Mode::TwoPlayers;
+  std::string level = "medium";
+  Color human = Color::White;
+  double movetime = 1.0;
+};
+
+Expected<GameSettings> parse_settings(const Json& body, double default_movetime) {
+  GameSettings g;
+  const Expected<std::string> mode = string_field(body, "mode", "two-players");
+  if (!mode) return Error{mode.error()};
+  if (*mode == "computer") g.mode = Mode::Computer;
+  else if (*mode != "two-players") return Error{"mode must be \"computer\" or \"two-players\""};
+  const Expected<std::string> level = string_field(body, "level", "medium");
+  if (!level) return Error{level.error()};
+  const OptionSpec* levels = find_option(option::kLevel);
+  if (!levels || std::find(levels->values.begin(), levels->values.end(), *level) == levels->values.end())
+    return Error{"level must be beginner, easy, medium, hard or full"};
+  g.level = *level;
+  const Expected<std::string> human = string_field(body, "human", "white");
+  if (!human) return Error{human.error()};
+  if (*human == "black") g.human = Color::Black;
+  else if (*human != "white") return Error{"human must be \"white\" or \"black\""};
+  const Expected<double> movetime = number_field(body, "movetime", default_movetime, 0.01, 60);
+  if (!movetime) return Error{movetime.error()};
+  g.movetime = *movetime;
+  return g;
+}
+
+}  // namespace
+
+struct Api::Impl {
+  explicit Impl(ApiConfig c) : config(std::move(c)), rng(std::random_device{}()) {
+    if (!config.clock) config.clock = [] { return Clock::now(); };
+    (void)engine.set_option(option::kHash, std::to_string(config.hash_mib));
+  }
+
+  ApiConfig config;
+  AnalysisSink sink;
+
+  mutable std::mutex mutex;  // sessions, rng, analysis bookkeeping; never held while searching
+  std::map<std::string, Session, std::less<>> sessions;
+  std::mt19937_64 rng;
+  std::string analysis_session;  // "" when no analysis runs
+  std::uint64_t analysis_generation = 0;
+
+  std::mutex engine_mutex;  // one search at a time; taken before `mutex`, never the other way
+  Engine engine;
+
+  using Handler = ApiResponse (Impl::*)(const Json&);
+  ApiResponse dispatch(std::string_view op, const Json& body);
+
+  ApiResponse op_new(const Json& body);
+  ApiResponse op_load_pdn(const Json& body);
+  ApiResponse op_state(const Json& body);
+  ApiResponse op_move(const Json& body);
+  ApiResponse op_undo(const Json& body);
+  ApiResponse op_goto(const Json& body);
+  ApiResponse op_hint(const Json& body);
+  ApiResponse op_engine_move(const Json& body);
+  ApiResponse op_analysis_start(const Json& body);
+  ApiResponse op_analysis(const Json& body);
+  ApiResponse op_analysis_stop(const Json& body);
+  ApiResponse op_close(const Json& body);
+
+  std::string new_id() {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
+    return buf;
+  }
+
+  // Drops sessions idle for longer than the expiry (mutex held).
+  void expire_sessions() {
+    const Clock::time_point now = config.clock();
+    for (auto it = sessions.begin(); it != sessions.end();) {
+      if (now - it->second.last_used > config.idle_expiry && it->first != analysis_session)
+        it = sessions.erase(it);
+      else ++it;
+    }
+  }
+
+  // Creates a session (mutex held) or says why not.
+  ApiResponse add_session(Game game, const GameSettings& settings) {
+    Session s;
+    s.line = std::move(game);
+    s.cursor = s.line.moves().size();
+    s.mode = settings.mode;
+    s.level = settings.level;
+    s.human = settings.human;
+    s.movetime = settings.movetime;
+    expire_sessions();
+    if (sessions.size() >= config.max_sessions)
+      return error_response(503, "too many sessions (" + std::to_string(config.max_sessions) +
+                                     "); close one or wait for idle ones to expire");
+    s.last_used = config.clock();
+    std::string id = new_id();
+    while (sessions.count(id)) id = new_id();
+    const auto [it, inserted] = sessions.emplace(id, std::move(s));
+    return ok_response(state_json(it->first, it->second));
+  }
+
+  // The session named in the body, or the error answer.
+  struct Found {
+    std::string id;
+    Session* session = nullptr;
+    std::optional<ApiResponse> error;
+  };
+  Found find_session(const Json& body) {  // mutex held
+    const Expected<std::string> name = string_field(body, "session", std::nullopt);
+    if (!name) return {"", nullptr, error_response(400, name.error())};
+    const auto it = sessions.find(*name);
+    if (it == sessions.end())
+      return {"", nullptr, error_response(404, "unknown session \"" + *name + "\" (expired or closed?)")};
+    it->second.last_used = config.clock();
+    return {it->first, &it->second, std::nullopt};
+  }
+  Found lookup(const Json& body) {  // takes the mutex; the id only
+    std::lock_guard lock(mutex);
+    Found f = find_session(body);
+    f.session = nullptr;
+    return f;
+  }
+
+  // Runs change(id, session) under the mutex after stopping the session's analysis: a change of
+  // the game ends it.
+  template <typename Change>
+  ApiResponse change_session(const Json& body, Change&& change) {
+    const Found first = lookup(body);
+    if (first.error) return *first.error;
+    stop_analysis_of(first.id);
+    std::lock_guard lock(mutex);
+    const Found f = find_session(body);
+    if (f.error) return *f.error;
+    return change(f.id, *f.session);
+  }
+
+  // Stops a running analysis (engine_mutex held, mutex not held).
+  void stop_analysis() {
+    if (engine.searching()) {
+      engine.stop();
+      engine.wait();
+    }
+    std::string stopped;
+    {
+      std::lock_guard lock(mutex);
+      stopped = analysis_session;
+      analysis_session.clear();
+      ++analysis_generation;
+      if (const auto it = sessions.find(stopped); it != sessions.end()) it->second.analysing = false;
+    }
+    if (!stopped.empty() && sink) {
+      Json j = Json::object();
+      j.set("type", json_str("stopped"));
+      j.set("session", json_str(stopped));
+      sink(stopped, j.dump());
+    }
+  }
+
+  // Stops the analysis if it belongs to this session (neither mutex held).
+  void stop_analysis_of(const std::string& id) {
+    {
+      std::lock_guard lock(mutex);
+      if (analysis_session != id) return;
+    }
+    std::lock_guard engine_lock(engine_mutex);
+    stop_analysis();
+  }
+
+  struct Snapshot {
+    Position start;
+    std::vector<Move> moves;
+    std::string level;
+    double movetime = 1;
+    std::uint64_t version = 0;
+    bool over = false;
+    bool computer_mode = false;
+    bool computer_turn = false;
+  };
+  std::optional<Snapshot> snapshot(const std::string& id) {
+    std::lock_guard lock(mutex);
+    const auto it = sessions.find(id);
+    if (it == sessions.end()) return std::nullopt;
+    const Session& s = it->second;
+    const Game g = game_at_cursor(s);
+    return Snapshot{g.start(),
+                    g.moves(),
+                    s.level,
+                    s.movetime,
+                    s.version,
+                    g.over(),
+                    s.mode == Mode::Computer,
+                    s.mode == Mode::Computer && g.current().side_to_move() != s.human};
+  }
+
+  // A search of the session's position (engine_mutex held). nullopt: the position is refused.
+  std::optional<SearchResult> search(const Snapshot& snap, std::string_view level, double seconds) {
+    stop_analysis();
+    if (!engine.set_option(option::kLevel, level) || !engine.set_option(option::kMultiPv, "1") ||
+        !engine.set_position(snap.start, snap.moves))
+      return std::nullopt;
+    SearchLimits limits;
+    limits.move_time = seconds;
+    return engine.search(limits, GoMode::Think);
+  }
+
+  // Plays m at the cursor of session s (mutex held): the moves after the cursor are dropped.
+  Status play(Session& s, const Move& m) {
+    if (s.cursor >= config.max_plies) return Error{"the game is at its length limit"};
+    Game g = game_at_cursor(s);
+    if (g.over()) return Error{"the game is over"};
+    if (Status st = g.play(m); !st) return st;
+    s.line = std::move(g);
+    s.cursor = s.line.moves().size();
+    ++s.version;
+    s.analysis.clear();
+    return Ok{};
+  }
+
+  void on_info(const std::string& id, std::uint64_t generation, const Position& root,
+               const SearchInfo& info) {
+    Json j = info_json(id, root, info);
+    {
+      std::lock_guard lock(mutex);
+      if (generation != analysis_generation) return;
+      const auto it = sessions.find(id);
+      if (it == sessions.end()) return;
+      std::vector<AnalysisLine>& lines = it->second.analysis;
+      bool replaced = false;
+      for (AnalysisLine& l : lines)
+        if (l.multipv == info.multipv_index) {
+          l.json = j;
+          replaced = true;
+        }
+      if (!replaced) lines.push_back({info.multipv_index, j});
+      std::sort(lines.begin(), lines.end(),
+                [](const AnalysisLine& a, const AnalysisLine& b) { return a.multipv < b.multipv; });
+    }
+    if (sink) sink(id, j.dump());
+  }
+};
+
+ApiResponse Api::Impl::dispatch(std::string_view op, const Json& body) {
+  static constexpr std::pair<std::string_view, Handler> kOps[] = {
+      {"new", &Impl::op_new},
+      {"load-pdn", &Impl::op_load_pdn},
+      {"state", &Impl::op_state},
+      {"move", &Impl::op_move},
+      {"undo", &Impl::op_undo},
+      {"goto", &Impl::op_goto},
+      {"hint", &Impl::op_hint},
+      {"engine-move", &Impl::op_engine_move},
+      {"analysis-start", &Impl::op_analysis_start},
+      {"analysis", &Impl::op_analysis},
+      {"analysis-stop", &Impl::op_analysis_stop},
+      {"close", &Impl::op_close},
+  };
+  for (const auto& [name, handler] : kOps)
+    if (name == op) return (this->*handler)(body);
+  return error_response(404, "unknown API operation \"" + std::string(op) + "\"");
+}
+
+ApiResponse Api::Impl::op_new(const Json& body) {
+  const Expected<GameSettings> settings = parse_settings(body, config.default_move_seconds);
+  if (!settings) return error_response(400, settings.error());
+  const Expected<std::string> fen = string_field(body, "fen", std::string(kStartFen));
+  if (!fen) return error_response(400, fen.error());
+  const Expected<Position> start = parse_fen(*fen);
+  if (!start) return error_response(422, "bad FEN: " + start.error());
+  std::lock_guard lock(mutex);
+  return add_session(Game(*start), *settings);
+}
+
+ApiResponse Api::Impl::op_load_pdn(const Json& body) {
+  const Expected<GameSettings> settings = parse_settings(body, config.default_move_seconds);
+  if (!settings) return error_response(400, settings.error());
+  const Expected<std::string> text = string_field(body, "pdn", std::nullopt);
+  if (!text) return error_response(400, text.error());
+  const std::vector<PdnGameOrError> games = read_pdn(*text);
+  if (games.empty()) return error_response(422, "no game in the PDN text");
+  if (!games.front()) return error_response(422, "bad PDN: " + games.front().error());
+  if (games.front()->moves.size() > config.max_plies) return error_response(422, "the game is too long");
+  Game game(games.front()->start);
+  for (const Move& m : games.front()->moves)
+    if (Status st = game.play(m); !st) return error_response(422, "bad PDN: " + st.error());
+  std::lock_guard lock(mutex);
+  return add_session(std::move(game), *settings);
+}
+
+ApiResponse Api::Impl::op_state(const Json& body) {
+  std::lock_guard lock(mutex);
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
+  return ok_response(state_json(f.id, *f.session));
+}
+
+ApiResponse Api::Impl::op_move(const Json& body) {
+  const Expected<std::string> text = string_field(body, "move", std::nullopt);
+  if (!text) return error_response(400, text.error());
+  return change_session(body, [&](const std::string& id, Session& session) {
+    const Game g = game_at_cursor(session);
+    if (g.over()) return error_response(409, "the game is over: " + result_json(g).find("text")->as_string());
+    if (session.mode == Mode::Computer && g.current().side_to_move() != session.human)
+      return error_response(409, "it is the computer's turn");
+    const Expected<Move> m = parse_any_move(g.current(), *text);
+    if (!m) return error_response(422, m.error());
+    if (Status st = play(session, *m); !st) return error_response(409, st.error());
+    return ok_response(state_json(id, session));
+  });
+}
+
+ApiResponse Api::Impl::op_undo(const Json& body) {
+  return change_session(body, [&](const std::string& id, Session& session) {
+    if (session.cursor == 0) return error_response(409, "nothing to undo");
+    Game g = game_at_cursor(session);
+    g.undo(1);
+    // Against the computer, go back to a position where the person is to move (if there is one).
+    if (session.mode == Mode::Computer)
+      while (!g.moves().empty() && g.current().side_to_move() != session.human) g.undo(1);
+    session.line = std::move(g);
+    session.cursor = session.line.moves().size();
+    ++session.version;
+    session.analysis.clear();
+    return ok_response(state_json(id, session));
+  });
+}
+
+ApiResponse Api::Impl::op_goto(const Json& body) {
+  return change_session(body, [&](const std::string& id, Session& session) {
+    const std::size_t plies = session.line.moves().size();
+    const Expected<double> ply = number_field(body, "ply", -1, 0, static_cast<double>(plies));
+    if (!ply || *ply < 0 || *ply != std::floor(*ply))
+      return error_response(400, "field \"ply\" must be a whole number from 0 to " + std::to_string(plies));
+    session.cursor = static_cast<std::size_t>(*ply);
+    ++session.version;
+    session.analysis.clear();
+    return ok_response(state_json(id, session));
+  });
+}
+
+ApiResponse Api::Impl::op_hint(const Json& body) {
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  std::lock_guard engine_lock(engine_mutex);
+  const std::optional<Snapshot> snap = snapshot(f.id);
+  if (!snap) return error_response(404, "unknown session \"" + f.id + "\"");
+  if (snap->over) return error_response(409, "the game is over");
+  const std::optional<SearchResult> r = search(*snap, "full", config.hint_seconds);
+  if (!r || r->best.is_null()) return error_response(500, "the engine found no move");
+  Position root = snap->start;
+  for (const Move& m : snap->moves) root = root.after(m);
+  Json j = Json::object();
+  j.set("session", json_str(f.id));
+  j.set("hint", move_json(root, r->best));
+  j.set("score", json_num(r->score));
+  j.set("score_text", json_str(score_text(r->score)));
+  j.set("pv", pv_json(root, r->pv));
+  return ok_response(j);
+}
+
+ApiResponse Api::Impl::op_engine_move(const Json& body) {
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  std::lock_guard engine_lock(engine_mutex);
+  const std::optional<Snapshot> snap = snapshot(f.id);
+  if (!snap) return error_response(404, "unknown session \"" + f.id + "\"");
+  if (!snap->computer_mode) return error_response(409, "not a game against the computer");
+  if (snap->over) return error_response(409, "the game is over");
+  if (!snap->computer_turn) return error_response(409, "it is not the computer's turn");
+  const std::optional<SearchResult> r = search(*snap, snap->level, snap->movetime);
+  if (!r || r->best.is_null()) return error_response(500, "the engine found no move");
+  std::lock_guard lock(mutex);
+  const auto it = sessions.find(f.id);
+  if (it == sessions.end()) return error_response(404, "the session was closed during the search");
+  if (it->second.version != snap->version) return error_response(409, "the game changed during the search");
+  if (Status st = play(it->second, r->best); !st) return error_response(409, st.error());
+  return ok_response(state_json(f.id, it->second));
+}
+
+ApiResponse Api::Impl::op_analysis_start(const Json& body) {
+  const Expected<double> multipv = number_field(body, "multipv", 3, 1, 8);
+  if (!multipv || *multipv != std::floor(*multipv))
+    return error_response(400, "field \"multipv\" must be a whole number from 1 to 8");
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  const std::string& id = f.id;
+  std::lock_guard engine_lock(engine_mutex);
+  stop_analysis();
+  const std::optional<Snapshot> snap = snapshot(id);
+  if (!snap) return error_response(404, "unknown session \"" + id + "\"");
+  if (snap->over) return error_response(409, "the game is over: nothing to analyse");
+  if (!engine.set_option(option::kLevel, "full") ||
+      !engine.set_option(option::kMultiPv, std::to_string(static_cast<int>(*multipv))) ||
+      !engine.set_position(snap->start, snap->moves))
+    return error_response(500, "the engine refused the position");
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(mutex);
+    generation = ++analysis_generation;
+    analysis_session = id;
+    if (const auto it = sessions.find(id); it != sessions.end()) {
+      it->second.analysing = true;
+      it->second.analysis.clear();
+    }
+  }
+  const Position root = engine.position();
+  SearchLimits limits;
+  limits.infinite = true;
+  engine.go(
+      limits, GoMode::Analyze,
+      [this, id, generation, root](const SearchInfo& info) { on_info(id, generation, root, info); },
+      [](const SearchResult&) {});
+  Json j = Json::object();
+  j.set("session", json_str(id));
+  j.set("analysing", json_bool(true));
+  return ok_response(j);
+}
+
+ApiResponse Api::Impl::op_analysis(const Json& body) {
+  std::lock_guard lock(mutex);
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
+  Json j = Json::object();
+  j.set("session", json_str(f.id));
+  j.set("analysing", json_bool(f.session->analysing));
+  Json lines = Json::array();
+  for (const AnalysisLine& l : f.session->analysis) lines.push(l.json);
+  j.set("lines", std::move(lines));
+  return ok_response(j);
+}
+
+ApiResponse Api::Impl::op_analysis_stop(const Json& body) {
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  stop_analysis_of(f.id);
+  return op_analysis(body);
+}
+
+ApiResponse Api::Impl::op_close(const Json& body) {
+  return change_session(body, [&](const std::string& id, Session&) {
+    sessions.erase(id);
+    Json j = Json::object();
+    j.set("closed", json_str(id));
+    return ok_response(j);
+  });
+}
+
+Api::Api(ApiConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+
+Api::~Api() {
+  std::lock_guard engine_lock(impl_->engine_mutex);
+  impl_->engine.stop();
+  impl_->engine.wait();
+}
+
+void Api::set_analysis_sink(AnalysisSink sink) { impl_->sink = std::move(sink); }
+
+Status Api::set_engine_option(std::string_view name, std::string_view value) {
+  std::lock_guard engine_lock(impl_->engine_mutex);
+  return impl_->engine.set_option(name, value);
+}
+
+bool Api::has_session(std::string_view id) const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->sessions.find(id) != impl_->sessions.end();
+}
+
+ApiResponse Api::handle(const ApiRequest& request) {
+  constexpr std::string_view kPrefix = "/api/";
+  if (request.target.rfind(kPrefix, 0) != 0) return error_response(404, "not an API path: " + request.target);
+  const std::string_view op = std::string_view(request.target).substr(kPrefix.size());
+  if (request.method != "POST") return error_response(405, "use POST for /api/" + std::string(op));
+  if (request.body.size() > impl_->config.max_body)
+    return error_response(413, "request body of " + std::to_string(request.body.size()) +
+                                   " bytes is over the limit of " + std::to_string(impl_->config.max_body));
+  const std::string_view text =
+      request.body.empty() ? std::string_view("{}") : std::string_view(request.body);
+  const Expected<Json> body = parse_json(text, {impl_->config.max_body, 16});
+  if (!body) return error_response(400, body.error());
+  if (!body->is_object()) return error_response(400, "the request body must be a JSON object");
+  return impl_->dispatch(op, *body);
+}
+
+}  // namespace damas::web

@@ -1,0 +1,363 @@
+// Browser tests of the web board (issue 12): headless Chromium drives the page served by
+// `damas serve --port 0` the way a person would, by clicking squares and buttons.
+// Usage: node board.test.mjs DAMAS_BINARY ARTEFACT_DIR [WEB_DIR]
+// With WEB_DIR (build/web from tools/build-web) the same page is also served as static files and
+// plays against the WebAssembly engine in the browser (issue 13).
+// Prints one line per test and "N passed, N failed"; exits 1 if any failed. Screenshots go to
+// ARTEFACT_DIR (start, capture choice, end of game, analysis, ...).
+import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { serve } from "../browser-wasm/static-server.mjs";
+
+const [damas, artefacts, webDir] = process.argv.slice(2);
+if (!damas || !artefacts) {
+  console.error("usage: node board.test.mjs DAMAS_BINARY ARTEFACT_DIR");
+  process.exit(2);
+}
+mkdirSync(artefacts, { recursive: true });
+
+// ---- The server ----
+const server = spawn(damas, ["serve", "--port", "0", "--move-time", "0.05", "--hash", "8", "--threads", "1"],
+                     { stdio: ["ignore", "pipe", "inherit"] });
+const base = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error("damas serve printed no address")), 20000);
+  let out = "";
+  server.stdout.on("data", (d) => {
+    out += d;
+    const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+    if (m) { clearTimeout(timer); resolve(m[1]); }
+  });
+  server.on("exit", (code) => reject(new Error("damas serve exited with " + code)));
+});
+
+// Any unexpected failure ends the run (and the server) instead of leaving it waiting.
+process.on("unhandledRejection", (e) => {
+  console.log("FAIL the test run: " + (e && e.message ? e.message : e));
+  server.kill("SIGKILL");
+  process.exit(1);
+});
+// Playwright starts Chromium with an empty temporary profile of its own (--user-data-dir).
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  timeout: 60000,
+});
+const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
+const page = await context.newPage();
+const pageErrors = [];
+page.on("pageerror", (e) => pageErrors.push(String(e)));
+
+let passed = 0;
+let failed = 0;
+async function test(name, body) {
+  const started = Date.now();
+  try {
+    await body();
+    passed++;
+    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}: ${e.message}`);
+    await page.screenshot({ path: join(artefacts, "failure-" + name.replace(/\W+/g, "-") + ".png") }).catch(() => {});
+  }
+}
+function expect(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+// ---- Helpers driving the page ----
+const state = () => page.evaluate(() => window.damasBoard.state);
+async function idle() {
+  await page.waitForFunction(() => document.body.dataset.busy === "0" && window.damasBoard.state &&
+                                   (window.damasBoard.state.turn !== "computer" || window.damasBoard.state.result.over),
+                             null, { timeout: 30000 });
+}
+async function open(query, at = base) {
+  await page.goto(at + "?" + query);
+  await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 20000 });
+  await idle();
+}
+const click = (square) => page.click(`[data-square="${square}"]`);
+// Enters a move the way a person does: the piece, then each landing square.
+async function enter(move, route = move.routes[0]) {
+  await click(move.from);
+  for (const sq of route) await click(sq);
+  await idle();
+}
+async function movesText() {
+  return page.$$eval("#move-list .mv", (els) => els.map((e) => e.textContent));
+}
+async function setFen(fen) {
+  await page.fill("#fen", fen);
+  await page.click("#fen-load");
+  await idle();
+}
+async function statusText() { return page.textContent("#status"); }
+
+// ---- Tests ----
+await test("the start position: 24 pieces, a1 dark, White to move, seven legal moves", async () => {
+  await open("mode=two-players");
+  expect(await page.$$eval(".sq.dark", (e) => e.length) === 32, "not 32 dark squares");
+  expect(await page.$('[data-square="a1"]') !== null, "a1 is not a dark square");
+  expect(await page.$('[data-square="h1"]') === null, "h1 is dark");
+  expect(await page.$$eval(".sq .piece", (e) => e.length) === 24, "not 24 pieces");
+  expect(/White to move/.test(await statusText()), "status: " + (await statusText()));
+  await click("c3");
+  const targets = await page.$$eval(".sq.target", (e) => e.map((x) => x.dataset.square).sort());
+  expect(targets.join() === "b4,d4", "targets of c3: " + targets.join());
+  await click("c3");  // picking it again drops it
+  await page.screenshot({ path: join(artefacts, "board-start.png") });
+});
+
+await test("a forced multi-capture with two routes: the landing squares choose the route", async () => {
+  await open("mode=two-players");
+  await setFen("W:Wc3:Bd4,d6,f6,h8");
+  expect(/must capture/.test(await statusText()), "no must-capture status");
+  expect(await page.$('[data-square="c3"] .piece.must') !== null, "c3 is not marked as a capturer");
+  await click("c3");
+  let targets = await page.$$eval(".sq.target", (e) => e.map((x) => x.dataset.square));
+  expect(targets.join() === "e5", "first landing: " + targets.join());
+  await click("e5");
+  targets = await page.$$eval(".sq.target", (e) => e.map((x) => x.dataset.square).sort());
+  expect(targets.join() === "c7,g7", "second landings: " + targets.join());
+  expect(/choose the next landing square/.test(await statusText()), "no route choice shown");
+  expect((await movesText()).length === 0, "a move was played before the route was chosen");
+  await page.screenshot({ path: join(artefacts, "board-capture-choice.png") });
+  await click("g7");
+  await idle();
+  expect((await movesText()).join() === "c3:g7", "moves: " + (await movesText()).join());
+  const s = await state();
+  expect(s.pieces.map((p) => p.square).sort().join() === "d6,g7,h8", "pieces: " + s.pieces.map((p) => p.square));
+});
+
+for (const level of ["beginner", "easy", "medium", "hard", "full"]) {
+  await test(`a full game against the computer at ${level} ends with its result`, async () => {
+    await open(`mode=computer&level=${level}&movetime=0.02`);
+    let s = await state();
+    expect(s.level === level && s.mode === "computer", "settings not taken: " + s.level + " " + s.mode);
+    for (let ply = 0; ply < 400 && !s.result.over; ply++) {
+      expect(s.turn === "human", "not my turn: " + s.turn);
+      // The person plays the last listed move: a legal but planless game, which ends soon.
+      await enter(s.legal[s.legal.length - 1]);
+      s = await state();
+    }
+    expect(s.result.over, "the game did not end");
+    expect(s.result.reason.length > 0, "no reason");
+    expect(await page.isVisible("#banner"), "no result banner");
+    expect((await page.textContent("#banner")) === s.result.text, "banner: " + (await page.textContent("#banner")));
+    expect((await statusText()) === s.result.text, "status: " + (await statusText()));
+    if (level === "full") await page.screenshot({ path: join(artefacts, "board-game-over.png") });
+  });
+}
+
+await test("playing Black: the computer opens and the board turns round", async () => {
+  await open("mode=computer&level=beginner&movetime=0.02");
+  await page.selectOption("#human", "black");
+  await page.waitForFunction(() => window.damasBoard.state.human === "black" && window.damasBoard.state.moves.length === 1,
+                             null, { timeout: 20000 });
+  await idle();
+  const s = await state();
+  expect(s.side === "black" && s.turn === "human", "after the computer's opening: " + s.side + " " + s.turn);
+  const bottomLeft = await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square || "light");
+  expect(bottomLeft === "h8", "bottom left is " + bottomLeft);
+});
+
+await test("undo and hint against the computer", async () => {
+  await open("mode=computer&level=easy&movetime=0.02");
+  const s = await state();
+  await enter(s.legal[0]);
+  expect((await movesText()).length === 2, "the computer did not answer");
+  await page.click("#hint");
+  await idle();
+  expect(/^Hint: \S+/.test(await page.textContent("#hint-text")), "hint: " + (await page.textContent("#hint-text")));
+  expect(await page.$$eval(".sq.hint", (e) => e.length) === 2, "hint squares not shown");
+  await page.click("#undo");
+  await idle();
+  expect((await movesText()).length === 0, "undo did not go back to my turn: " + (await movesText()));
+  expect((await state()).turn === "human", "not my turn after undo");
+});
+
+await test("undo and hint with two players; the move list goes back and forth", async () => {
+  await open("mode=two-players");
+  let s = await state();
+  await enter(s.legal.find((m) => m.text === "c3-d4"));
+  s = await state();
+  await enter(s.legal.find((m) => m.text === "f6-e5"));
+  await page.click("#hint");
+  await idle();
+  expect(/^Hint: \S+/.test(await page.textContent("#hint-text")), "no hint");
+  await page.click("#undo");
+  await idle();
+  expect((await movesText()).join() === "c3-d4", "after undo: " + (await movesText()));
+  s = await state();
+  await enter(s.legal.find((m) => m.text === "f6-e5"));
+  s = await state();
+  await enter(s.legal.find((m) => m.text === "d4:f6"));
+  await page.click('#move-list .mv[data-ply="1"]');
+  await idle();
+  s = await state();
+  expect(s.cursor === 1 && s.side === "black", "goto 1: " + s.cursor + " " + s.side);
+  expect(await page.$('[data-square="d4"] .piece.white') !== null, "board not at ply 1");
+  await page.click("#nav-end");
+  await idle();
+  expect((await state()).cursor === 3, "nav end");
+});
+
+await test("a two-player game to a draw by threefold repetition", async () => {
+  await open("mode=two-players");
+  await setFen("W:WKc1:BKf8");
+  for (let round = 0; round < 2; round++) {
+    for (const [from, to] of [["c1", "d2"], ["f8", "e7"], ["d2", "c1"], ["e7", "f8"]]) {
+      await click(from);
+      await click(to);
+      await idle();
+    }
+  }
+  const s = await state();
+  expect(s.result.over && s.result.reason === "threefold repetition", "result: " + JSON.stringify(s.result));
+  expect((await page.textContent("#banner")) === "Draw (threefold repetition)", "banner");
+});
+
+await test("the keyboard picks and drops pieces", async () => {
+  await open("mode=two-players");
+  await page.focus('[data-square="c3"]');
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowUp");
+  const focused = await page.evaluate(() => document.activeElement.dataset.square);
+  expect(focused === "d4" || focused === "b4", "arrow went to " + focused);
+  await page.keyboard.press("Enter");
+  await idle();
+  expect((await movesText()).join() === "c3-" + focused, "moves: " + (await movesText()));
+});
+
+await test("the set-up editor makes a position; FEN out and in", async () => {
+  await open("mode=two-players");
+  await page.click("#setup-toggle");
+  await page.click("#setup-clear");
+  await page.click('.pal[data-piece="w"]');
+  await click("c3");
+  await page.click('.pal[data-piece="b"]');
+  await click("d4");
+  await click("d6");
+  await page.click('.pal[data-piece="B"]');
+  await click("h8");
+  await page.selectOption("#setup-side", "W");
+  expect((await page.inputValue("#fen")) === "W:Wc3:Bd4,d6,Kh8", "editor FEN: " + (await page.inputValue("#fen")));
+  await page.click("#setup-done");
+  await idle();
+  let s = await state();
+  expect(s.fen === "W:W22:BK4,10,18", "game FEN: " + s.fen);
+  expect((await page.inputValue("#fen")) === s.fen, "FEN field shows " + (await page.inputValue("#fen")));
+  await setFen("B:W18,K5:BK29,12");
+  s = await state();
+  expect(s.side === "black" && s.pieces.length === 4, "FEN in");
+  await setFen("W:W99");
+  expect(/bad FEN/.test(await page.textContent("#message")), "no error for a bad FEN");
+  expect((await state()).fen === s.fen, "a bad FEN changed the game");
+});
+
+await test("a game saved as PDN loads back with the same moves", async () => {
+  await open("mode=two-players");
+  for (const text of ["c3-d4", "f6-e5", "d4:f6", "g7:e5"]) {
+    const s = await state();
+    await enter(s.legal.find((m) => m.text === text));
+  }
+  const played = await movesText();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#pdn-save")]);
+  expect(download.suggestedFilename() === "damas-game.pdn", "download name");
+  const pdn = await page.inputValue("#pdn");
+  expect(/1\. 22-18 11-15 2\. 18x11/.test(pdn) || /c3-d4/.test(pdn) || /22-18/.test(pdn), "PDN: " + pdn);
+  await page.click("#new-game");
+  await idle();
+  expect((await movesText()).length === 0, "new game not empty");
+  await page.fill("#pdn", pdn);
+  await page.click("#pdn-load");
+  await idle();
+  expect((await movesText()).join() === played.join(), "loaded: " + (await movesText()) + " vs " + played);
+  await page.fill("#pdn", "1. 22-18 11-15 2. 31-3 *");
+  await page.click("#pdn-load");
+  await idle();
+  expect(/bad PDN/.test(await page.textContent("#message")), "no error for a bad PDN");
+  expect((await movesText()).join() === played.join(), "a bad PDN changed the game");
+});
+
+await test("analysis shows best lines and the evaluation bar, and stops", async () => {
+  await open("mode=two-players");
+  let s = await state();
+  await enter(s.legal.find((m) => m.text === "c3-d4"));
+  await page.click("#analysis-toggle");
+  await page.waitForFunction(() => document.querySelectorAll("#analysis-lines li").length === 3, null, { timeout: 20000 });
+  await page.waitForTimeout(1500);
+  const height = await page.$eval("#eval-white", (e) => e.style.height);
+  expect(/%$/.test(height), "eval bar height " + height);
+  expect(await page.textContent("#analysis-toggle") === "Stop analysis", "toggle text");
+  await page.screenshot({ path: join(artefacts, "board-analysis.png") });
+  await page.click("#analysis-toggle");
+  await idle();
+  s = await page.evaluate(async () => {
+    const r = await fetch("api/analysis", { method: "POST", body: JSON.stringify({ session: window.damasBoard.state.session }) });
+    return r.json();
+  });
+  expect(s.analysing === false, "analysis still running");
+});
+
+await test("the flipped board puts h8 at the bottom left", async () => {
+  await open("mode=two-players");
+  await page.click("#flip");
+  const first = await page.$eval("#board .sq:last-child", (e) => e.dataset.square || "light");
+  const bottomLeft = await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square || "light");
+  expect(bottomLeft === "h8", "bottom left is " + bottomLeft + " (" + first + ")");
+});
+
+// The same page from a static folder, against the engine in this browser (no server).
+async function playToEnd(at, level) {
+  await open(`mode=computer&level=${level}&movetime=0.05`, at);
+  let s = await state();
+  expect(s.level === level && s.mode === "computer", "settings not taken");
+  for (let ply = 0; ply < 400 && !s.result.over; ply++) {
+    expect(s.turn === "human", "not my turn: " + s.turn);
+    await enter(s.legal[s.legal.length - 1]);
+    s = await state();
+  }
+  expect(s.result.over && s.result.reason.length > 0, "the game did not end with a reason");
+  expect((await page.textContent("#banner")) === s.result.text, "banner");
+  return s;
+}
+if (webDir) {
+  const statics = await serve(webDir, 0);
+  const at = `http://127.0.0.1:${statics.address().port}/index.html`;
+  for (const level of ["beginner", "medium"]) {
+    await test(`the page without a server plays a full game against the engine in this browser at ${level}`, async () => {
+      await playToEnd(at, level);
+      expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
+      expect(await page.$eval('#engine-where [value="server"]', (o) => o.disabled), "server offered without one");
+      if (level === "medium") await page.screenshot({ path: join(artefacts, "board-in-browser.png") });
+    });
+  }
+  await test("the in-browser engine gives hints and analysis lines", async () => {
+    await open("mode=two-players", at);
+    await page.click("#hint");
+    await idle();
+    expect(/^Hint: \S+/.test(await page.textContent("#hint-text")), "no hint");
+    await page.click("#analysis-toggle");
+    await page.waitForFunction(() => document.querySelectorAll("#analysis-lines li").length === 3, null, { timeout: 20000 });
+    await page.click("#analysis-toggle");
+    await idle();
+  });
+  statics.close();
+}
+
+await test("no errors in the page", async () => {
+  expect(pageErrors.length === 0, pageErrors.join(" | "));
+});
+
+await browser.close();
+server.kill("SIGINT");
+const code = await new Promise((resolve) => server.on("exit", (c) => resolve(c)));
+if (code !== 0) { failed++; console.log("FAIL damas serve stopped with code " + code + " on SIGINT"); }
+else { passed++; console.log("ok   damas serve stops cleanly on SIGINT"); }
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

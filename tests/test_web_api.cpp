@@ -1,0 +1,365 @@
+// The board's JSON API (web/api.h) called directly: sessions, moves with their landing squares,
+// undo, hint, computer moves, analysis, FEN and PDN, and a clear error for every bad request.
+#include <algorithm>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "damas/core/pdn.h"
+#include "damas/web/api.h"
+#include "damas/web/json.h"
+
+using namespace damas;
+using namespace damas::web;
+
+namespace {
+
+ApiConfig fast_config() {
+  ApiConfig c;
+  c.hash_mib = 4;
+  c.hint_seconds = 0.05;
+  c.default_move_seconds = 0.02;
+  return c;
+}
+
+struct Answer {
+  int status;
+  Json json;
+};
+
+Answer call(Api& api, const std::string& op, const std::string& body) {
+  const ApiResponse r = api.handle({"POST", "/api/" + op, body});
+  const Expected<Json> j = parse_json(r.body);
+  INFO(r.body);
+  REQUIRE(j.has_value());
+  if (r.status != 200) {
+    REQUIRE(j->find("error"));
+    CHECK(j->find("status")->as_number() == r.status);
+  }
+  return {r.status, *j};
+}
+
+std::string session_body(const std::string& id, const std::string& extra = "") {
+  return "{\"session\":\"" + id + "\"" + (extra.empty() ? "" : "," + extra) + "}";
+}
+
+std::string new_game(Api& api, const std::string& body = "{}") {
+  const Answer a = call(api, "new", body);
+  REQUIRE(a.status == 200);
+  return a.json.find("session")->as_string();
+}
+
+std::string str(const Json& j, const char* key) {
+  const Json* v = j.find(key);
+  REQUIRE(v);
+  return v->is_string() ? v->as_string() : v->dump();
+}
+
+std::string first_legal(const Json& state) {
+  const Json::Array& legal = state.find("legal")->as_array();
+  REQUIRE_FALSE(legal.empty());
+  return str(legal.front(), "text");
+}
+
+}  // namespace
+
+TEST_CASE("web api: a new game has the start position, its seven moves and no result", "[web]") {
+  Api api(fast_config());
+  const Answer a = call(api, "new", "{}");
+  REQUIRE(a.status == 200);
+  CHECK(str(a.json, "fen") == "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+  CHECK(str(a.json, "side") == "white");
+  CHECK(a.json.find("pieces")->as_array().size() == 24);
+  CHECK(a.json.find("legal")->as_array().size() == 7);
+  std::vector<std::string> texts;
+  for (const Json& m : a.json.find("legal")->as_array()) texts.push_back(str(m, "text"));
+  std::sort(texts.begin(), texts.end());
+  CHECK(texts == std::vector<std::string>{"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"});
+  CHECK_FALSE(a.json.find("must_capture")->as_bool());
+  CHECK_FALSE(a.json.find("result")->find("over")->as_bool());
+  CHECK(str(a.json, "turn") == "human");
+}
+
+TEST_CASE("web api: a multi-capture lists its landing squares route by route", "[web]") {
+  Api api(fast_config());
+  const Answer a = call(api, "new", R"({"fen":"W:Wc3:Bd4,d6,f6"})");
+  REQUIRE(a.status == 200);
+  CHECK(a.json.find("must_capture")->as_bool());
+  CHECK(a.json.find("capturers")->dump() == R"(["c3"])");
+  const Json::Array& legal = a.json.find("legal")->as_array();
+  REQUIRE(legal.size() == 2);
+  std::vector<std::string> seen;
+  for (const Json& m : legal) {
+    CHECK(str(m, "from") == "c3");
+    seen.push_back(m.find("routes")->dump() + " " + m.find("captured")->dump() + " " + str(m, "text"));
+  }
+  std::sort(seen.begin(), seen.end());
+  CHECK(seen[0] == R"([["e5","c7"]] ["d6","d4"] c3:c7)");
+  CHECK(seen[1] == R"([["e5","g7"]] ["f6","d4"] c3:g7)");
+}
+
+TEST_CASE("web api: malformed JSON, a non-object and unknown ops are refused", "[web]") {
+  Api api(fast_config());
+  CHECK(call(api, "new", "{\"mode\":").status == 400);
+  CHECK(call(api, "new", "[1]").status == 400);
+  CHECK(call(api, "fly", "{}").status == 404);
+  CHECK(api.handle({"GET", "/api/new", ""}).status == 405);
+  CHECK(api.handle({"POST", "/index.html", ""}).status == 404);
+  CHECK(call(api, "new", R"({"mode":"chess"})").status == 400);
+  CHECK(call(api, "new", R"({"level":"godlike"})").status == 400);
+  CHECK(call(api, "new", R"({"human":"green"})").status == 400);
+  CHECK(call(api, "new", R"({"movetime":-1})").status == 400);
+  CHECK(call(api, "new", R"({"fen":"W:Wz9"})").status == 422);
+  // None of them made a session: the limit of one still allows a game.
+  ApiConfig one = fast_config();
+  one.max_sessions = 1;
+  Api single(one);
+  CHECK(call(single, "new", "{\"mode\":").status == 400);
+  CHECK(call(single, "new", "{}").status == 200);
+}
+
+TEST_CASE("web api: an unknown session is 404 and a missing one 400", "[web]") {
+  Api api(fast_config());
+  CHECK(call(api, "state", session_body("0123456789abcdef")).status == 404);
+  CHECK(call(api, "move", session_body("nope", R"("move":"c3-d4")")).status == 404);
+  CHECK(call(api, "state", "{}").status == 400);
+  CHECK(call(api, "state", R"({"session":7})").status == 400);
+}
+
+TEST_CASE("web api: an illegal or malformed move is refused and changes nothing", "[web]") {
+  Api api(fast_config());
+  const std::string id = new_game(api);
+  const std::string before = api.handle({"POST", "/api/state", session_body(id)}).body;
+  CHECK(call(api, "move", session_body(id, R"("move":"c3-c4")")).status == 422);
+  CHECK(call(api, "move", session_body(id, R"("move":"a1-b2")")).status == 422);
+  CHECK(call(api, "move", session_body(id, R"("move":"22-17")")).status == 200);
+  CHECK(call(api, "undo", session_body(id)).status == 200);
+  CHECK(call(api, "move", session_body(id, R"("move":7)")).status == 400);
+  CHECK(call(api, "move", session_body(id)).status == 400);
+  CHECK(api.handle({"POST", "/api/state", session_body(id)}).body == before);
+}
+
+TEST_CASE("web api: an oversized body is 413 and changes nothing", "[web]") {
+  ApiConfig c = fast_config();
+  c.max_body = 1000;
+  Api api(c);
+  const std::string id = new_game(api);
+  const std::string big = session_body(id, "\"move\":\"c3-d4\",\"pad\":\"" + std::string(2000, 'x') + "\"");
+  CHECK(call(api, "move", big).status == 413);
+  CHECK(call(api, "state", session_body(id)).json.find("moves")->as_array().empty());
+}
+
+TEST_CASE("web api: too many sessions is 503 until one closes or idles out", "[web]") {
+  ApiConfig c = fast_config();
+  c.max_sessions = 2;
+  c.idle_expiry = std::chrono::seconds(60);
+  auto now = std::make_shared<Clock::time_point>(Clock::now());
+  c.clock = [now] { return *now; };
+  Api api(c);
+  const std::string a = new_game(api);
+  const std::string b = new_game(api);
+  CHECK(a != b);
+  CHECK(call(api, "new", "{}").status == 503);
+  CHECK(call(api, "close", session_body(a)).status == 200);
+  CHECK(call(api, "state", session_body(a)).status == 404);
+  const std::string d = new_game(api);
+  CHECK(call(api, "new", "{}").status == 503);
+  *now += std::chrono::seconds(30);
+  CHECK(call(api, "state", session_body(b)).status == 200);  // b is used, d is not
+  *now += std::chrono::seconds(45);
+  const std::string e = new_game(api);  // d expired
+  CHECK(call(api, "state", session_body(d)).status == 404);
+  CHECK(call(api, "state", session_body(b)).status == 200);
+  CHECK(call(api, "state", session_body(e)).status == 200);
+}
+
+TEST_CASE("web api: two games at once stay independent", "[web]") {
+  Api api(fast_config());
+  const std::string a = new_game(api, R"({"mode":"computer","level":"easy"})");
+  const std::string b = new_game(api, R"({"mode":"computer","level":"beginner","human":"black"})");
+  std::atomic<int> failures{0};
+  auto play = [&](const std::string& id, int plies) {
+    for (int i = 0; i < plies; ++i) {
+      const ApiResponse st = api.handle({"POST", "/api/state", session_body(id)});
+      const Json s = *parse_json(st.body);
+      if (s.find("result")->find("over")->as_bool()) return;
+      const bool computer = s.find("turn")->as_string() == "computer";
+      const ApiResponse r =
+          computer
+              ? api.handle({"POST", "/api/engine-move", session_body(id)})
+              : api.handle({"POST", "/api/move",
+                            session_body(id, "\"move\":\"" +
+                                                 s.find("legal")->as_array().front().find("id")->as_string() +
+                                                 "\"")});
+      if (r.status != 200) ++failures;
+    }
+  };
+  std::thread ta(play, a, 12);
+  std::thread tb(play, b, 12);
+  ta.join();
+  tb.join();
+  CHECK(failures == 0);
+  const Json sa = call(api, "state", session_body(a)).json;
+  const Json sb = call(api, "state", session_body(b)).json;
+  CHECK(sa.find("moves")->as_array().size() == 12);
+  CHECK(sb.find("moves")->as_array().size() == 12);
+  CHECK(str(sa, "level") == "easy");
+  CHECK(str(sb, "human") == "black");
+}
+
+TEST_CASE("web api: a game against the computer goes to its end with the result and reason", "[web]") {
+  Api api(fast_config());
+  const std::string id = new_game(api, R"({"mode":"computer","level":"full","movetime":0.01})");
+  Json s = call(api, "state", session_body(id)).json;
+  for (int ply = 0; ply < 400 && !s.find("result")->find("over")->as_bool(); ++ply) {
+    if (str(s, "turn") == "computer") {
+      CHECK(call(api, "move", session_body(id, "\"move\":\"" + first_legal(s) + "\"")).status == 409);
+      s = call(api, "engine-move", session_body(id)).json;
+    } else {
+      CHECK(call(api, "engine-move", session_body(id)).status == 409);
+      s = call(api, "move", session_body(id, "\"move\":\"" + first_legal(s) + "\"")).json;
+    }
+    REQUIRE(s.find("result"));
+  }
+  const Json& result = *s.find("result");
+  REQUIRE(result.find("over")->as_bool());
+  CHECK_FALSE(str(result, "reason").empty());
+  CHECK(str(s, "turn") == "none");
+  CHECK(s.find("legal")->as_array().empty());
+  CHECK(call(api, "engine-move", session_body(id)).status == 409);
+  CHECK(call(api, "hint", session_body(id)).status == 409);
+  // The PDN of the finished game reads back to the same moves and result.
+  const std::vector<PdnGameOrError> games = read_pdn(str(s, "pdn"));
+  REQUIRE(games.size() == 1);
+  REQUIRE(games[0].has_value());
+  CHECK(games[0]->moves.size() == s.find("moves")->as_array().size());
+  CHECK(games[0]->result == str(result, "score"));
+}
+
+TEST_CASE("web api: a capture of the last pieces ends the game with its reason", "[web]") {
+  Api api(fast_config());
+  const std::string id = new_game(api, R"({"fen":"W:Wc3:Bd4,d6"})");
+  const Json s = call(api, "move", session_body(id, R"("move":"c3:c7")")).json;
+  CHECK(str(*s.find("result"), "score") == "2-0");
+  CHECK(str(*s.find("result"), "reason") == "no pieces left");
+  CHECK(str(*s.find("result"), "text") == "White wins (no pieces left)");
+  CHECK(call(api, "move", session_body(id, R"("move":"c7-b8")")).status == 409);
+}
+
+TEST_CASE("web api: two players reach a draw by threefold repetition", "[web]") {
+  Api api(fast_config());
+  const std::string id = new_game(api, R"({"fen":"W:WKc1:BKf8"})");
+  Json s;
+  for (int round = 0; round < 2; ++round)
+    for (const char* m : {"c1-d2", "f8-e7", "d2-c1", "e7-f8"})
+      s = call(api, "move", session_body(id, std::string("\"move\":\"") + m + "\"")).json;
+  CHECK(str(*s.find("result"), "score") == "1-1");
+  CHECK(str(*s.find("result"), "reason") == "threefold repetition");
+}
+
+TEST_CASE("web api: undo takes back one ply, against the computer back to the person's turn", "[web]") {
+  Api api(fast_config());
+  const std::string two = new_game(api);
+  call(api, "move", session_body(two, R"("move":"c3-d4")"));
+  call(api, "move", session_body(two, R"("move":"f6-e5")"));
+  Json s = call(api, "undo", session_body(two)).json;
+  CHECK(s.find("moves")->as_array().size() == 1);
+  CHECK(str(s, "side") == "black");
+
+  const std::string vs = new_game(api, R"({"mode":"computer","level":"beginner"})");
+  call(api, "move", session_body(vs, R"("move":"c3-d4")"));
+  s = call(api, "engine-move", session_body(vs)).json;
+  CHECK(s.find("moves")->as_array().size() == 2);
+  s = call(api, "undo", session_body(vs)).json;
+  CHECK(s.find("moves")->as_array().empty());
+  CHECK(str(s, "turn") == "human");
+  CHECK(call(api, "undo", session_body(vs)).status == 409);
+}
+
+TEST_CASE("web api: goto moves along the list; a move there replaces the rest", "[web]") {
+  Api api(fast_config());
+  const std::string id = new_game(api);
+  for (const char* m : {"c3-d4", "f6-e5", "d4:f6"})
+    call(api, "move", session_body(id, std::string("\"move\":\"") + m + "\""));
+  Json s = call(api, "goto", session_body(id, R"("ply":1)")).json;
+  CHECK(str(s, "side") == "black");
+  CHECK(s.find("moves")->as_array().size() == 3);
+  CHECK(s.find("cursor")->as_number() == 1);
+  CHECK(call(api, "goto", session_body(id, R"("ply":4)")).status == 400);
+  CHECK(call(api, "goto", session_body(id, R"("ply":0.5)")).status == 400);
+  s = call(api, "move", session_body(id, R"("move":"b6-a5")")).json;
+  CHECK(s.find("moves")->as_array().size() == 2);
+  CHECK(str(s.find("moves")->as_array().back(), "text") == "b6-a5");
+}
+
+TEST_CASE("web api: hint is a legal move and changes nothing; FEN and PDN round trip", "[web]") {
+  Api api(fast_config());
+  const std::string id = new_game(api, R"({"fen":"B:W18,K5:BK29,12"})");
+  const Json before = call(api, "state", session_body(id)).json;
+  const Answer hint = call(api, "hint", session_body(id));
+  REQUIRE(hint.status == 200);
+  bool legal = false;
+  for (const Json& m : before.find("legal")->as_array())
+    if (str(m, "id") == str(*hint.json.find("hint"), "id")) legal = true;
+  CHECK(legal);
+  CHECK(call(api, "state", session_body(id)).json.dump() == before.dump());
+  CHECK(str(before, "fen") == "B:WK5,18:B12,K29");
+  const std::string fen = str(before, "fen");
+  CHECK(str(call(api, "new", "{\"fen\":\"" + fen + "\"}").json, "fen") == fen);
+  CHECK(str(call(api, "new", "{\"fen\":\"" + str(before, "fen_algebraic") + "\"}").json, "fen") == fen);
+
+  call(api, "move", session_body(id, "\"move\":\"" + first_legal(before) + "\""));
+  const Json after = call(api, "state", session_body(id)).json;
+  Json load = Json::object();
+  load.set("pdn", Json::string(str(after, "pdn")));
+  const Json loaded = call(api, "load-pdn", load.dump()).json;
+  CHECK(str(loaded, "fen") == str(after, "fen"));
+  CHECK(loaded.find("moves")->dump() == after.find("moves")->dump());
+  CHECK(call(api, "load-pdn", R"({"pdn":"1. 22-18 11-15 2. 99-98 *"})").status == 422);
+  CHECK(call(api, "load-pdn", R"({"pdn":""})").status == 422);
+}
+
+TEST_CASE("web api: analysis streams multi-PV lines until stopped", "[web]") {
+  Api api(fast_config());
+  std::mutex m;
+  std::vector<std::string> events;
+  api.set_analysis_sink([&](const std::string&, const std::string& json) {
+    std::lock_guard lock(m);
+    events.push_back(json);
+  });
+  const std::string id = new_game(api);
+  CHECK(call(api, "analysis-start", session_body(id, R"("multipv":9)")).status == 400);
+  REQUIRE(call(api, "analysis-start", session_body(id, R"("multipv":2)")).status == 200);
+  Json lines;
+  for (int i = 0; i < 200; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    lines = *call(api, "analysis", session_body(id)).json.find("lines");
+    if (lines.as_array().size() == 2) break;
+  }
+  REQUIRE(lines.as_array().size() == 2);
+  CHECK(lines.as_array()[0].find("multipv")->as_number() == 1);
+  CHECK(lines.as_array()[1].find("multipv")->as_number() == 2);
+  CHECK_FALSE(lines.as_array()[0].find("pv")->as_array().empty());
+  // White to move: White's view is the engine's.
+  CHECK(lines.as_array()[0].find("white_score")->as_number() ==
+        lines.as_array()[0].find("score")->as_number());
+  CHECK(str(lines.as_array()[0], "white_score_text") == str(lines.as_array()[0], "score_text"));
+  const Json stopped = call(api, "analysis-stop", session_body(id)).json;
+  CHECK_FALSE(stopped.find("analysing")->as_bool());
+  std::lock_guard lock(m);
+  REQUIRE(events.size() >= 2);
+  CHECK(events.back().find("\"type\":\"stopped\"") != std::string::npos);
+  CHECK(events.front().find("\"type\":\"info\"") != std::string::npos);
+}
+
+TEST_CASE("web api: the shared engine takes registry options; a bad one is refused", "[web]") {
+  Api api(fast_config());
+  CHECK(api.set_engine_option("hash", "8").has_value());
+  CHECK_FALSE(api.set_engine_option("threads", "0").has_value());
+  CHECK_FALSE(api.set_engine_option("no-such-option", "1").has_value());
+  const std::string id = new_game(api);
+  CHECK(call(api, "hint", session_body(id)).status == 200);
+}

@@ -1,0 +1,169 @@
+// `damas serve` over loopback: the page, the API over HTTP, bad requests answered and survived,
+// analysis over a WebSocket. Ephemeral port; every client operation has a time limit.
+#include <utility>  // before Boost.Asio, whose awaitable.hpp needs std::exchange
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <string>
+
+#include "damas/web/json.h"
+#include "damas/web/server.h"
+
+using namespace damas;
+using namespace damas::web;
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto kLimit = std::chrono::seconds(10);
+
+// Sends raw bytes and reads the answer until the server closes (or the time limit).
+std::string raw_exchange(unsigned short port, const std::string& raw) {
+  asio::io_context ioc;
+  tcp::socket socket(ioc);
+  std::string answer;
+  std::array<char, 4096> chunk{};
+  std::function<void()> read_more = [&] {
+    socket.async_read_some(asio::buffer(chunk), [&](beast::error_code ec, std::size_t n) {
+      answer.append(chunk.data(), n);
+      if (!ec) read_more();
+    });
+  };
+  socket.async_connect({asio::ip::make_address("127.0.0.1"), port}, [&](beast::error_code ec) {
+    if (ec) return;
+    asio::async_write(socket, asio::buffer(raw), [&](beast::error_code wec, std::size_t) {
+      if (!wec) read_more();
+    });
+  });
+  ioc.run_for(kLimit);
+  return answer;
+}
+
+std::string post(unsigned short port, const std::string& target, const std::string& body) {
+  return raw_exchange(port, "POST " + target +
+                                " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                "Content-Type: application/json\r\nContent-Length: " +
+                                std::to_string(body.size()) + "\r\n\r\n" + body);
+}
+
+int status_of(const std::string& response) {
+  if (response.rfind("HTTP/1.1 ", 0) != 0) return 0;
+  return std::stoi(response.substr(9, 3));
+}
+
+Json body_of(const std::string& response) {
+  const std::size_t at = response.find("\r\n\r\n");
+  REQUIRE(at != std::string::npos);
+  const Expected<Json> j = parse_json(response.substr(at + 4));
+  INFO(response);
+  REQUIRE(j.has_value());
+  return *j;
+}
+
+ServerConfig test_config() {
+  ServerConfig c;
+  c.port = 0;
+  c.api.hash_mib = 4;
+  c.api.max_body = 4096;
+  c.api.default_move_seconds = 0.02;
+  c.read_timeout = std::chrono::seconds(5);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("web server: the page, the API and bad requests over loopback", "[web][loopback]") {
+  Server server(test_config());
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  REQUIRE(*port != 0);
+
+  const std::string page = raw_exchange(*port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  CHECK(status_of(page) == 200);
+  CHECK(page.find("text/html") != std::string::npos);
+  CHECK(page.find("board.js") != std::string::npos);
+  CHECK(status_of(raw_exchange(*port, "GET /board.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) ==
+        200);
+  CHECK(status_of(raw_exchange(
+            *port, "GET /../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 404);
+
+  const std::string created = post(*port, "/api/new", R"({"mode":"computer","level":"beginner"})");
+  REQUIRE(status_of(created) == 200);
+  const std::string id = body_of(created).find("session")->as_string();
+
+  // Bad requests, each answered with a JSON error; the server keeps serving.
+  const std::string malformed = post(*port, "/api/move", "{\"session\":");
+  CHECK(status_of(malformed) == 400);
+  CHECK(body_of(malformed).find("error"));
+  CHECK(status_of(post(*port, "/api/move", R"({"session":")" + id + R"(","move":"a1-h8"})")) == 422);
+  CHECK(status_of(post(*port, "/api/state", R"({"session":"nobody"})")) == 404);
+  const std::string big = post(*port, "/api/new", std::string(10000, ' ') + "{}");
+  CHECK(status_of(big) == 413);
+  CHECK(body_of(big).find("error"));
+  CHECK(status_of(raw_exchange(*port, "GARBAGE\r\n\r\n")) == 400);
+  CHECK(status_of(raw_exchange(*port, "POST /api/new HTTP/1.1\r\nContent-Length: zz\r\n\r\n")) == 400);
+
+  const std::string moved = post(*port, "/api/move", R"({"session":")" + id + R"(","move":"c3-d4"})");
+  REQUIRE(status_of(moved) == 200);
+  CHECK(body_of(moved).find("turn")->as_string() == "computer");
+  const std::string answered = post(*port, "/api/engine-move", R"({"session":")" + id + R"("})");
+  REQUIRE(status_of(answered) == 200);
+  CHECK(body_of(answered).find("moves")->as_array().size() == 2);
+  server.stop();
+}
+
+TEST_CASE("web server: a WebSocket streams the session's analysis as JSON", "[web][loopback]") {
+  Server server(test_config());
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const std::string id = body_of(post(*port, "/api/new", "{}")).find("session")->as_string();
+
+  asio::io_context ioc;
+  websocket::stream<beast::tcp_stream> ws(ioc);
+  beast::flat_buffer buffer;
+  std::vector<std::string> received;
+  bool handshaken = false;
+  std::function<void()> read_next = [&] {
+    ws.async_read(buffer, [&](beast::error_code ec, std::size_t) {
+      if (ec) return;
+      received.push_back(beast::buffers_to_string(buffer.data()));
+      buffer.consume(buffer.size());
+      if (received.size() < 3) read_next();
+      else ioc.stop();
+    });
+  };
+  beast::get_lowest_layer(ws).async_connect(
+      tcp::endpoint(asio::ip::make_address("127.0.0.1"), *port), [&](beast::error_code ec) {
+        if (ec) return;
+        ws.async_handshake("127.0.0.1", "/ws?session=" + id, [&](beast::error_code hec) {
+          if (hec) return;
+          handshaken = true;
+          ioc.stop();
+        });
+      });
+  ioc.run_for(kLimit);
+  REQUIRE(handshaken);
+  REQUIRE(status_of(post(*port, "/api/analysis-start", R"({"session":")" + id + R"(","multipv":2})")) == 200);
+  ioc.restart();
+  read_next();
+  ioc.run_for(kLimit);
+  REQUIRE(received.size() == 3);
+  for (const std::string& text : received) {
+    const Expected<Json> j = parse_json(text);
+    REQUIRE(j.has_value());
+    CHECK(j->find("type")->as_string() == "info");
+    CHECK(j->find("session")->as_string() == id);
+  }
+  CHECK(status_of(post(*port, "/api/analysis-stop", R"({"session":")" + id + R"("})")) == 200);
+  // A WebSocket for an unknown session is refused.
+  CHECK(status_of(raw_exchange(*port,
+                               "GET /ws?session=nobody HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n"
+                               "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")) == 404);
+  server.stop();
+}
