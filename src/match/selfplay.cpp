@@ -63,14 +63,61 @@ std::string format_elo(const EloEstimate& e) {
 
 // ---- Openings -------------------------------------------------------------------------------
 
+namespace {
+
+bool looks_like_fen(std::string_view t) {
+  return t.size() > 1 && (t[0] == 'W' || t[0] == 'B') && t[1] == ':';
+}
+
+// The string literals of a JSON text, in order (escapes \" and \\ only: ballot names and FENs
+// need no others); an unterminated string is an error.
+Expected<std::vector<std::string>> json_strings(std::string_view text, const std::string& source) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    std::string s;
+    std::size_t j = i + 1;
+    for (; j < text.size() && text[j] != '"'; ++j) {
+      if (text[j] == '\\' && j + 1 < text.size()) ++j;
+      s += text[j];
+    }
+    if (j >= text.size()) return Error{source + ": unterminated string in JSON"};
+    out.push_back(std::move(s));
+    i = j;
+  }
+  return out;
+}
+
+// pydraughts' ballot files: {"all": {"1-I cd4 ba5 dc5": "B:Wa1,e3,...:Ba5,...", ...}}: every
+// string that is a FEN is an opening, named by the string before it.
+Expected<std::vector<Opening>> parse_json_ballots(std::string_view text, const std::string& source) {
+  Expected<std::vector<std::string>> strings = json_strings(text, source);
+  if (!strings) return Error{strings.error()};
+  std::vector<Opening> out;
+  for (std::size_t i = 1; i < strings->size(); ++i) {
+    const std::string& fen = (*strings)[i];
+    if (!looks_like_fen(fen)) continue;
+    Expected<Position> start = parse_fen(fen);
+    if (!start) return Error{source + ": ballot \"" + (*strings)[i - 1] + "\": " + start.error()};
+    out.push_back(Opening{*start, {}, fen + " | " + (*strings)[i - 1]});
+  }
+  if (out.empty()) return Error{source + ": no openings"};
+  return out;
+}
+
+}  // namespace
+
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source) {
+  if (const std::string_view t = trim(text); !t.empty() && t.front() == '{')
+    return parse_json_ballots(t, source);
   std::vector<Opening> out;
   for (const DataLine& line : data_lines(text)) {
     const std::string opening_text(line.text);
     const std::string where = line_location(source, line.number);
-    if (opening_text.size() > 1 && (opening_text[0] == 'W' || opening_text[0] == 'B') &&
-        opening_text[1] == ':') {
-      Expected<Position> start = parse_fen(opening_text);
+    if (looks_like_fen(opening_text)) {
+      // "FEN | ballot name": the name is for people.
+      const std::string fen(trim(std::string_view(opening_text).substr(0, opening_text.find('|'))));
+      Expected<Position> start = parse_fen(fen);
       if (!start) return Error{where + start.error()};
       out.push_back(Opening{*start, {}, opening_text});
       continue;

@@ -41,8 +41,10 @@ struct Opening {
 };
 
 // One opening per line: moves from the normal start ("22-18 11-15", numeric or algebraic), or a
-// PDN FEN ("W:W21-32:B1-12"). '#' starts a comment; blank lines are skipped. Every move is checked
-// for legality. Used by selfplay and by the DXP initiator.
+// PDN FEN in numeric or algebraic squares ("W:W21-32:B1-12", "B:Wa1,c3,...:Bb6,..."), optionally
+// followed by "| name". '#' starts a comment; blank lines are skipped. Every move is checked for
+// legality. A text starting with '{' is read as pydraughts' JSON ballot file instead ({"name":
+// "FEN", ...}). Used by selfplay and by the DXP initiator.
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source = "openings");
 Expected<std::vector<Opening>> load_openings(const std::string& path);
 
