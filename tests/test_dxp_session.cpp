@@ -490,3 +490,19 @@ TEST_CASE("initiator: peer's GAMEEND mid-game is acknowledged and the next game 
   CHECK(sink.saved.size() == 2);
   CHECK(sink.saved[1].result == GameResult::Draw);
 }
+
+TEST_CASE("the session's referee plays the draw laws of its configuration", "[dxp]") {
+  std::string squares(32, 'e');
+  squares[21] = 'w';
+  squares[17] = 'z';
+  RecordingSink sink;
+  SessionConfig config = follower_config(Numbering::Standard);
+  config.draw_rules = DrawRules::Fmjd64;
+  Session s(config, sink);
+  s.on_message(gamereq('Z', 5, 0, "W" + squares), Millis{0});
+  CHECK(sink.next().back() == '0');
+  s.on_message("M000022150118", Millis{10});
+  REQUIRE(sink.saved.size() == 1);
+  CHECK(sink.saved[0].game.draw_rules() == DrawRules::Fmjd64);
+  CHECK_THAT(to_pdn(sink.saved[0]), Catch::Contains("[DrawRules \"fmjd64\"]"));
+}

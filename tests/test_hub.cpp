@@ -428,3 +428,19 @@ TEST_CASE("hub: numbering a1 reads and writes moves in pydraughts' numbers", "[h
   t.send("pos start moves=\"10-14\"");  // a1 move in standard numbering: Black's man
   CHECK(t.until("error").back().find("illegal move '10-14'") != std::string::npos);
 }
+
+TEST_CASE("hub: lidraughts-bot's options with draw-rules and an algebraic FEN position", "[hub]") {
+  InProcess t;
+  for (const char* line : {"set-param name=variant value=brazilian", "set-param name=numbering value=a1",
+                           "set-param name=draw-rules value=fmjd64"})
+    t.send(line);
+  t.send("ping");
+  for (const std::string& line : t.until("pong")) CHECK(line.rfind("error", 0) != 0);
+  t.send("set-param name=draw-rules value=fide");
+  CHECK(t.until("error").back().find("draw-rules") != std::string::npos);
+  // 7.2.8 ending (two kings against one) as lidraughts writes it.
+  t.send("pos pos=W:WKb8,Kd8:BKc1");
+  t.send("level depth=4");
+  t.send("go think");
+  CHECK(t.until("done").back().rfind("done move=", 0) == 0);
+}

@@ -179,3 +179,36 @@ TEST_CASE("a refused engine option is an error, not a crash", "[selfplay]") {
   config.concurrency = 0;
   CHECK_FALSE(run_match(config).has_value());
 }
+
+TEST_CASE("openings: FEN lines may carry a ballot name and use algebraic squares", "[selfplay]") {
+  const Expected<std::vector<Opening>> ok = parse_openings(
+      "B:Wa1,e3,g3,c5,c1,e1,g1,b2,d2,f2,h2,a3:Ba5,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8 | 1-I cd4 ba5 dc5\n");
+  REQUIRE(ok.has_value());
+  REQUIRE(ok->size() == 1);
+  CHECK((*ok)[0].start.side_to_move() == Color::Black);
+  CHECK(popcount((*ok)[0].start.pieces(Color::White)) == 12);
+  const Expected<std::vector<Opening>> bad = parse_openings("W:Wa1,b1:Bh8 | broken\n", "f");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK_THAT(bad.error(), Catch::StartsWith("f:1: ") && Catch::Contains("b1"));
+}
+
+TEST_CASE("openings: pydraughts' JSON ballot files are read", "[selfplay]") {
+  const Expected<std::vector<Opening>> ok = parse_openings(
+      "{\n  \"all\": {\"1-I cd4 ba5 dc5\": "
+      "\"B:Wa1,e3,g3,c5,c1,e1,g1,b2,d2,f2,h2,a3:Ba5,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\", "
+      "\"1-III gh4 hg5\": "
+      "\"W:Wa1,c3,e3,h4,c1,e1,g1,b2,d2,f2,h2,a3:Bg5,b6,d6,f6,a7,c7,e7,g7,b8,d8,f8,h8\"}\n}\n",
+      "ballots.json");
+  REQUIRE(ok.has_value());
+  REQUIRE(ok->size() == 2);
+  CHECK_THAT((*ok)[1].text, Catch::EndsWith("| 1-III gh4 hg5"));
+  CHECK((*ok)[1].start.side_to_move() == Color::White);
+  const Expected<std::vector<Opening>> bad = parse_openings("{\"x\": \"W:Wi9:Bh8\"}", "b.json");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK_THAT(bad.error(), Catch::StartsWith("b.json: ballot \"x\": ") && Catch::Contains("i9"));
+  CHECK_FALSE(parse_openings("{\"x\": \"W:Wa1", "c.json").has_value());
+  // The file the issue names, when the shared folder is there: 150 ballots.
+  const Expected<std::vector<Opening>> shared =
+      load_openings(std::string(DAMAS_SHARED_DIR) + "/openings/fmjd64-150-ballots.json");
+  if (shared) CHECK(shared->size() == 150);
+}

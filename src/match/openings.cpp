@@ -42,6 +42,42 @@ Expected<std::vector<Opening>> parse_pdn_openings(std::string_view text, const s
   return out;
 }
 
+// The string literals of a JSON text, in order (escapes \" and \\ only: ballot names and FENs
+// need no others); an unterminated string is an error.
+Expected<std::vector<std::string>> json_strings(std::string_view text, const std::string& source) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    std::string s;
+    std::size_t j = i + 1;
+    for (; j < text.size() && text[j] != '"'; ++j) {
+      if (text[j] == '\\' && j + 1 < text.size()) ++j;
+      s += text[j];
+    }
+    if (j >= text.size()) return Error{source + ": unterminated string in JSON"};
+    out.push_back(std::move(s));
+    i = j;
+  }
+  return out;
+}
+
+// pydraughts' ballot files: {"all": {"1-I cd4 ba5 dc5": "B:Wa1,e3,...:Ba5,...", ...}}: every
+// string that is a FEN is an opening, named by the string before it.
+Expected<std::vector<Opening>> parse_json_ballots(std::string_view text, const std::string& source) {
+  Expected<std::vector<std::string>> strings = json_strings(text, source);
+  if (!strings) return Error{strings.error()};
+  std::vector<Opening> out;
+  for (std::size_t i = 1; i < strings->size(); ++i) {
+    const std::string& fen = (*strings)[i];
+    if (!looks_like_fen(fen)) continue;
+    Expected<Position> start = parse_fen(fen);
+    if (!start) return Error{source + ": ballot \"" + (*strings)[i - 1] + "\": " + start.error()};
+    out.push_back(Opening{*start, {}, fen + " | " + (*strings)[i - 1], (*strings)[i - 1]});
+  }
+  if (out.empty()) return Error{source + ": no openings"};
+  return out;
+}
+
 }  // namespace
 
 std::optional<OpeningFormat> parse_opening_format(std::string_view text) {
@@ -60,6 +96,9 @@ Position Opening::position() const {
 
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source,
                                               OpeningFormat format) {
+  if (const std::string_view t = trim(text);
+      (format == OpeningFormat::Auto || format == OpeningFormat::Fen) && !t.empty() && t.front() == '{')
+    return parse_json_ballots(t, source);
   std::vector<Opening> out;
   if (format == OpeningFormat::Pdn) {
     Expected<std::vector<Opening>> games = parse_pdn_openings(text, source);

@@ -1,5 +1,6 @@
 // Match openings: a start position and moves played from it, read from a ballot/FEN file, a
-// file of move lines or a PDN file. Used by selfplay, the Hub match runner and the DXP initiator.
+// file of move lines, a PDN file or pydraughts' JSON ballot file ({"name": "FEN", ...}). Used by
+// selfplay, the Hub match runner and the DXP initiator.
 #pragma once
 
 #include <optional>
