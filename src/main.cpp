@@ -26,6 +26,7 @@ constexpr Subcommand kSubcommands[] = {
     {"bench", "fixed-depth search of the bench positions: node signature and speed", damas::cli::bench_main},
     {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match",
      damas::cli::dxp_main},
+    {"egdb", "endgame databases: build --pieces N, verify, info, probe", damas::cli::egdb_main},
 };
 
 void print_help() {

@@ -1,0 +1,193 @@
+// `damas egdb build|verify|info|probe`: endgame databases on disk.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "damas/cli/cli.h"
+#include "damas/core/notation.h"
+#include "damas/egdb/egdb.h"
+
+namespace po = boost::program_options;
+
+namespace damas::cli {
+namespace {
+
+constexpr const char* kDefaultDir = "egdb";
+
+std::string duration_text(double seconds) {
+  char buf[32];
+  const auto s = static_cast<long>(seconds);
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  return buf;
+}
+
+// One line, rewritten in place: slice, positions done, rate, time left.
+void print_progress(const egdb::BuildProgress& p) {
+  const double done = static_cast<double>(p.all_done + p.done);
+  const double rate = p.seconds > 0 ? done / p.seconds : 0;
+  const double left = rate > 0 ? (static_cast<double>(p.all_total) - done) / rate : 0;
+  std::fprintf(stderr, "\r[%d/%d %s] %llu/%llu positions  %.2f M/s  %s left   ", p.slice_number,
+               p.slice_count, egdb::slice_name(p.slice).c_str(), static_cast<unsigned long long>(p.done),
+               static_cast<unsigned long long>(p.total), rate / 1e6, duration_text(left).c_str());
+  std::fflush(stderr);
+}
+
+// The largest piece count whose slices (and all below) are all in dir.
+int pieces_in(const std::string& dir) {
+  int found = 0;
+  for (int n = 2; n <= 8; ++n) {
+    for (const egdb::Material& m : egdb::slices_up_to(n))
+      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / egdb::file_name(m)))
+        return found;
+    found = n;
+  }
+  return found;
+}
+
+int build_command(const Args& args) {
+  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T]");
+  desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(4),
+                                                 "every slice with up to N pieces (2..8)")(
+      "dir", po::value<std::string>()->default_value(kDefaultDir), "directory of the slice files")(
+      "threads", po::value<int>()->default_value(1), "threads (1..64)");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb build", args, desc, vm))
+    return *exit_code;
+  egdb::BuildOptions o;
+  o.dir = vm["dir"].as<std::string>();
+  o.pieces = vm["pieces"].as<int>();
+  o.threads = vm["threads"].as<int>();
+  if (o.threads < 1 || o.threads > 64) {
+    std::cerr << "damas egdb build: threads must be between 1 and 64\n";
+    return 2;
+  }
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  if (terminal) o.on_progress = print_progress;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Expected<egdb::BuildReport> r = egdb::build(o);
+  if (terminal) std::fprintf(stderr, "\n");
+  if (!r) {
+    std::cerr << "damas egdb build: " << r.error() << "\n";
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf(
+      "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
+      r->slices_computed, r->slices_reused, static_cast<unsigned long long>(r->positions), seconds,
+      seconds > 0 ? static_cast<double>(r->positions) / seconds / 1e6 : 0.0,
+      static_cast<unsigned long long>(r->bytes));
+  return 0;
+}
+
+int verify_command(const Args& args) {
+  po::options_description desc("damas egdb verify --dir D [--pieces N] [--threads T]");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files")(
+      "pieces", po::value<int>()->default_value(0), "check slices up to N pieces (0 = all found)")(
+      "threads", po::value<int>()->default_value(1), "threads (1..64)");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb verify", args, desc, vm))
+    return *exit_code;
+  const std::string dir = vm["dir"].as<std::string>();
+  int pieces = vm["pieces"].as<int>();
+  if (pieces == 0) pieces = pieces_in(dir);
+  if (pieces < 2) {
+    std::cerr << "damas egdb verify: no complete database in " << dir << "\n";
+    return 1;
+  }
+  const Expected<std::uint64_t> n = egdb::verify(dir, pieces, std::clamp(vm["threads"].as<int>(), 1, 64));
+  if (!n) {
+    std::cerr << "damas egdb verify: " << n.error() << "\n";
+    return 1;
+  }
+  std::printf("verified %llu positions up to %d pieces: every value agrees with its moves\n",
+              static_cast<unsigned long long>(*n), pieces);
+  return 0;
+}
+
+int info_command(const Args& args) {
+  po::options_description desc("damas egdb info --dir D");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb info", args, desc, vm)) return *exit_code;
+  const std::string dir = vm["dir"].as<std::string>();
+  int listed = 0;
+  for (const egdb::Material& m : egdb::slices_up_to(8)) {
+    const std::filesystem::path path = std::filesystem::path(dir) / egdb::file_name(m);
+    if (!std::filesystem::exists(path)) continue;
+    const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path.string());
+    if (!f) {
+      std::cerr << "damas egdb info: " << f.error() << "\n";
+      return 1;
+    }
+    for (Color stm : {Color::White, Color::Black}) {
+      const egdb::SideStats& s = f->stats()[index(stm)];
+      std::printf(
+          "slice wm=%d wk=%d bm=%d bk=%d stm=%c positions=%llu win=%llu draw=%llu loss=%llu longest=%s\n",
+          m.wm, m.wk, m.bm, m.bk, stm == Color::White ? 'w' : 'b',
+          static_cast<unsigned long long>(s.positions), static_cast<unsigned long long>(s.win),
+          static_cast<unsigned long long>(s.draw), static_cast<unsigned long long>(s.loss),
+          s.longest < 0 ? "-" : std::to_string(s.longest).c_str());
+    }
+    ++listed;
+  }
+  if (!listed) {
+    std::cerr << "damas egdb info: no slice files in " << dir << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int probe_command(const Args& args) {
+  po::options_description desc("damas egdb probe --fen F [--dir D]");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files")(
+      "fen", po::value<std::string>()->required(), "position in PDN FEN");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb probe", args, desc, vm))
+    return *exit_code;
+  const Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
+  if (!pos) {
+    std::cerr << "damas egdb probe: " << pos.error() << "\n";
+    return 2;
+  }
+  const std::string dir = vm["dir"].as<std::string>();
+  const int pieces = pieces_in(dir);
+  if (popcount(pos->occupied()) > pieces) {
+    std::cerr << "damas egdb probe: " << dir << " holds up to " << pieces << " pieces\n";
+    return 1;
+  }
+  const auto db = egdb::Database::open(dir, popcount(pos->occupied()));
+  if (!db) {
+    std::cerr << "damas egdb probe: " << db.error() << "\n";
+    return 1;
+  }
+  const std::optional<egdb::Value> v = (*db)->probe(*pos);
+  if (!v) {
+    std::cerr << "damas egdb probe: position not covered\n";
+    return 1;
+  }
+  if (v->wdl == egdb::Wdl::Draw) std::printf("draw\n");
+  else std::printf("%s in %d plies\n", v->wdl == egdb::Wdl::Win ? "win" : "loss", v->plies);
+  return 0;
+}
+
+}  // namespace
+
+int egdb_main(const Args& args) {
+  const std::string action = args.empty() ? "" : args.front();
+  const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
+  if (action == "build") return build_command(rest);
+  if (action == "verify") return verify_command(rest);
+  if (action == "info") return info_command(rest);
+  if (action == "probe") return probe_command(rest);
+  std::cerr << "usage: damas egdb build|verify|info|probe [options] (each has --help)\n";
+  return action == "--help" || action == "-h" ? 0 : 2;
+}
+
+}  // namespace damas::cli
