@@ -16,7 +16,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kLevels = kMaxDistance + 2;
 
-enum : std::uint8_t { kValid = 1, kResolved = 2, kLossPossible = 4 };
+enum : std::uint8_t { kValid = 1, kResolved = 2, kLossPossible = 4, kCapture = 8 };
 
 // Working state of the slice being solved, both sides to move (White's numbers first).
 struct Work {
@@ -50,8 +50,8 @@ void scan_range(Work& w, const SolvedSlices& solved, std::uint64_t first, std::u
       done.fetch_add(std::min<std::uint64_t>(0x10000, last - i), std::memory_order_relaxed);
     const std::optional<Position> p = w.position(i);
     if (!p) continue;
-    w.flags[i] = kValid;
     generate_legal_moves(*p, moves);
+    w.flags[i] = !moves.empty() && moves[0].is_capture() ? kValid | kCapture : kValid;
     int inside = 0;
     int win = -1, loss = -1;
     bool draw = false;
@@ -183,7 +183,7 @@ struct SliceRun {
 };
 
 Expected<std::vector<Code>> solve(const Material& m, const SolvedSlices& solved, SliceRun& run,
-                                  std::array<SideStats, 2>& stats) {
+                                  SliceFile& file) {
   Work w(m);
   const std::uint64_t total = 2 * w.size;
   const int threads = std::max(1, run.options.threads);
@@ -212,14 +212,39 @@ Expected<std::vector<Code>> solve(const Material& m, const SolvedSlices& solved,
   local.clear();
   run.report(total / 2);
   if (Status s = propagate(w); !s) return Error{slice_name(m) + ": " + s.error()};
-  stats = statistics(w);
-  // Numbers of no position take the code before them: longer runs.
+  // Numbers of no position, and positions with a capture pending (a probe resolves those from
+  // the slices after the capture), are stored as the code before them: longer runs.
+  std::vector<Code> stored = w.code;
   for (std::uint64_t i = 1; i < total; ++i)
-    if (!(w.flags[i] & kValid)) w.code[i] = w.code[i - 1];
+    if ((w.flags[i] & (kValid | kCapture)) != kValid) stored[i] = stored[i - 1];
+  file = SliceFile::from_codes(m, stored, statistics(w));
   return std::move(w.code);
 }
 
 }  // namespace
+
+std::vector<Code> restore_captures(const Material& m, std::vector<Code> codes, const SolvedSlices& solved,
+                                   int threads) {
+  const SliceIndex index(m);
+  const std::uint64_t total = 2 * index.size();
+  const auto n = static_cast<std::uint64_t>(std::max(1, threads));
+  std::vector<std::thread> pool;
+  for (std::uint64_t t = 0; t < n; ++t)
+    pool.emplace_back([&, t] {
+      MoveList moves;
+      for (std::uint64_t i = total * t / n; i < total * (t + 1) / n; ++i) {
+        const std::optional<Position> p =
+            index.position_of(i % index.size(), i < index.size() ? Color::White : Color::Black);
+        if (!p || !has_capture(*p)) continue;
+        generate_legal_moves(*p, moves);
+        ValueFold fold;
+        for (const Move& mv : moves) fold.add_child(solved.lookup(p->after(mv)));
+        codes[i] = fold.result();
+      }
+    });
+  for (std::thread& t : pool) t.join();
+  return codes;
+}
 
 Expected<BuildReport> build(const BuildOptions& options) {
   if (options.pieces < 2 || options.pieces > 8) return Error{"pieces must be between 2 and 8"};
@@ -240,7 +265,7 @@ Expected<BuildReport> build(const BuildOptions& options) {
     run.progress.total = 2 * SliceIndex(m).size();
     if (std::filesystem::exists(path)) {
       if (Expected<SliceFile> f = SliceFile::read(path); f && f->material() == m) {
-        solved.add(m, f->decode_all());
+        solved.add(m, restore_captures(m, f->decode_all(), solved, options.threads));
         report.bytes += f->bytes();
         ++report.slices_reused;
         run.progress.all_done += run.progress.total;
@@ -248,13 +273,12 @@ Expected<BuildReport> build(const BuildOptions& options) {
       }
     }
     if (options.max_new_slices && report.slices_computed >= options.max_new_slices) return report;
-    std::array<SideStats, 2> stats{};
-    Expected<std::vector<Code>> codes = solve(m, solved, run, stats);
+    SliceFile file;
+    Expected<std::vector<Code>> codes = solve(m, solved, run, file);
     if (!codes) return Error{codes.error()};
-    const SliceFile file = SliceFile::from_codes(m, *codes, stats);
     if (Status s = file.write(path); !s) return Error{s.error()};
     report.bytes += file.bytes();
-    report.positions += stats[0].positions + stats[1].positions;
+    report.positions += file.stats()[0].positions + file.stats()[1].positions;
     ++report.slices_computed;
     solved.add(m, std::move(codes).value());
     run.progress.all_done += run.progress.total;

@@ -50,29 +50,60 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<std::uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<std::uint8_t>(v));
-}
-
-// One run (code, length) from p; false at the end of the data or on a malformed varint.
-bool get_run(const std::uint8_t*& p, const std::uint8_t* end, Code& code, std::uint64_t& length) {
-  if (p >= end) return false;
-  code = *p++;
-  std::uint64_t v = 0;
-  for (int shift = 0; shift < 63; shift += 7) {
-    if (p >= end) return false;
-    const std::uint8_t b = *p++;
-    v |= std::uint64_t{b & 0x7FU} << shift;
-    if (!(b & 0x80)) {
-      length = v + 1;
-      return true;
+class BitWriter {
+ public:
+  void put(std::uint32_t code, int length) {
+    for (int b = length - 1; b >= 0; --b) {
+      if (bits_ % 8 == 0) bytes.push_back(0);
+      if ((code >> b) & 1U) bytes.back() |= static_cast<std::uint8_t>(0x80U >> (bits_ % 8));
+      ++bits_;
     }
   }
-  return false;
+  std::uint64_t bits() const { return bits_; }
+  std::vector<std::uint8_t> bytes;
+
+ private:
+  std::uint64_t bits_ = 0;
+};
+
+// The tokens of codes[first, last): each code, then its repeats as run tokens and literals.
+template <typename Emit>
+void tokenize(const std::vector<Code>& codes, std::uint64_t first, std::uint64_t last, Emit&& emit) {
+  for (std::uint64_t i = first; i < last;) {
+    std::uint64_t j = i + 1;
+    while (j < last && codes[j] == codes[i]) ++j;
+    emit(static_cast<int>(codes[i]));
+    std::uint64_t rest = j - i - 1;
+    for (std::size_t k = kRunLengths.size(); k-- > 0;)
+      for (; rest >= kRunLengths[k]; rest -= kRunLengths[k]) emit(256 + static_cast<int>(k));
+    for (; rest > 0; --rest) emit(static_cast<int>(codes[i]));
+    i = j;
+  }
+}
+
+// Walks the tokens of one block; visit(code, count) for each; false on malformed data.
+template <typename Visit>
+bool walk_block(const CanonicalCode& huff, const std::vector<std::uint8_t>& payload, std::uint64_t bit,
+                std::uint64_t end_bit, Visit&& visit) {
+  const auto next_bit = [&]() -> int {
+    if (bit >= end_bit) return -1;
+    const int b = (payload[bit / 8] >> (7 - bit % 8)) & 1;
+    ++bit;
+    return b;
+  };
+  int last = -1;
+  while (bit < end_bit) {
+    const int s = huff.decode(next_bit);
+    if (s < 0) return false;
+    if (s < 256) {
+      last = s;
+      if (!visit(static_cast<Code>(s), 1)) return true;
+    } else {
+      if (last < 0) return false;
+      if (!visit(static_cast<Code>(last), kRunLengths[static_cast<std::size_t>(s - 256)])) return true;
+    }
+  }
+  return true;
 }
 
 std::uint64_t block_count(std::uint64_t size) { return (2 * size + kBlockSize - 1) / kBlockSize; }
@@ -86,19 +117,22 @@ SliceFile SliceFile::from_codes(const Material& m, const std::vector<Code>& code
   f.size_ = codes.size() / 2;
   f.stats_ = stats;
   const std::uint64_t blocks = block_count(f.size_);
+  const auto block_end = [&](std::uint64_t b) {
+    return std::min<std::uint64_t>((b + 1) * kBlockSize, codes.size());
+  };
+  std::vector<std::uint64_t> freq(kSymbols, 0);
+  for (std::uint64_t b = 0; b < blocks; ++b)
+    tokenize(codes, b * kBlockSize, block_end(b), [&](int s) { ++freq[static_cast<std::size_t>(s)]; });
+  f.lengths_ = huffman_lengths(freq);
+  f.huffman_ = CanonicalCode(f.lengths_);
+  BitWriter out;
   for (std::uint64_t b = 0; b < blocks; ++b) {
-    f.offsets_.push_back(f.payload_.size());
-    const std::uint64_t first = b * kBlockSize;
-    const std::uint64_t last = std::min<std::uint64_t>(first + kBlockSize, codes.size());
-    for (std::uint64_t i = first; i < last;) {
-      std::uint64_t j = i + 1;
-      while (j < last && codes[j] == codes[i]) ++j;
-      f.payload_.push_back(codes[i]);
-      put_varint(f.payload_, j - i - 1);
-      i = j;
-    }
+    f.offsets_.push_back(out.bits());
+    tokenize(codes, b * kBlockSize, block_end(b),
+             [&](int s) { out.put(f.huffman_.code(s), f.huffman_.length(s)); });
   }
-  f.offsets_.push_back(f.payload_.size());
+  f.offsets_.push_back(out.bits());
+  f.payload_ = std::move(out.bytes);
   return f;
 }
 
@@ -114,14 +148,16 @@ std::vector<std::uint8_t> SliceFile::serialize() const {
     for (std::uint64_t v : {s.positions, s.win, s.draw, s.loss}) w.put(v);
     w.put(static_cast<std::int32_t>(s.longest));
   }
+  for (std::uint8_t l : lengths_) w.put(l);
   for (std::uint64_t o : offsets_) w.put(o);
+  w.put(static_cast<std::uint64_t>(payload_.size()));
   w.out.insert(w.out.end(), payload_.begin(), payload_.end());
   w.put(fnv1a(w.out.data(), w.out.size()));
   return w.out;
 }
 
 std::uint64_t SliceFile::bytes() const {
-  return 8 + 4 + 4 + 8 + 4 + 8 + 2 * (4 * 8 + 4) + 8 * offsets_.size() + payload_.size() + 8;
+  return 8 + 4 + 4 + 8 + 4 + 8 + 2 * (4 * 8 + 4) + kSymbols + 8 * offsets_.size() + 8 + payload_.size() + 8;
 }
 
 Status SliceFile::write(const std::string& path) const {
@@ -174,27 +210,32 @@ Expected<SliceFile> SliceFile::read(const std::string& path) {
       return bad("truncated header");
     s.longest = longest;
   }
-  if (blocks + 1 > (body - r.pos()) / 8) return bad("truncated block index");
+  f.lengths_.resize(kSymbols);
+  for (std::uint8_t& l : f.lengths_)
+    if (!r.get(l) || l > kMaxCodeLength) return bad("bad code table");
+  if (blocks + 2 > (body - r.pos()) / 8) return bad("truncated block index");
   f.offsets_.resize(blocks + 1);
   for (std::uint64_t& o : f.offsets_) r.get(o);
+  std::uint64_t payload_bytes = 0;
+  r.get(payload_bytes);
   const std::size_t payload_start = r.pos();
-  if (f.offsets_.front() != 0 || f.offsets_.back() != body - payload_start) return bad("bad block index");
+  if (payload_bytes != body - payload_start || f.offsets_.front() != 0 ||
+      f.offsets_.back() > 8 * payload_bytes)
+    return bad("bad block index");
   f.payload_.assign(data.begin() + static_cast<std::ptrdiff_t>(payload_start),
                     data.begin() + static_cast<std::ptrdiff_t>(body));
+  f.huffman_ = CanonicalCode(f.lengths_);
   // Every block must decode to exactly its number of positions.
   for (std::uint64_t b = 0; b < blocks; ++b) {
     if (f.offsets_[b + 1] < f.offsets_[b]) return bad("bad block index");
-    const std::uint8_t* p = f.payload_.data() + f.offsets_[b];
-    const std::uint8_t* end = f.payload_.data() + f.offsets_[b + 1];
     const std::uint64_t want = std::min<std::uint64_t>(kBlockSize, 2 * f.size_ - b * kBlockSize);
     std::uint64_t got = 0;
-    Code c = 0;
-    std::uint64_t len = 0;
-    while (p < end) {
-      if (!get_run(p, end, c, len)) return bad("block " + std::to_string(b) + " is malformed");
-      got += len;
-    }
-    if (got != want) return bad("block " + std::to_string(b) + " has the wrong length");
+    const bool ok =
+        walk_block(f.huffman_, f.payload_, f.offsets_[b], f.offsets_[b + 1], [&](Code, std::uint64_t n) {
+          got += n;
+          return true;
+        });
+    if (!ok || got != want) return bad("block " + std::to_string(b) + " is malformed");
   }
   return f;
 }
@@ -203,25 +244,26 @@ Code SliceFile::code_at(std::uint64_t index, Color side_to_move) const {
   const std::uint64_t i = (side_to_move == Color::White ? 0 : size_) + index;
   const std::uint64_t b = i / kBlockSize;
   std::uint64_t skip = i % kBlockSize;
-  const std::uint8_t* p = payload_.data() + offsets_[b];
-  const std::uint8_t* end = payload_.data() + offsets_[b + 1];
-  Code c = kDrawCode;
-  std::uint64_t len = 0;
-  while (get_run(p, end, c, len)) {
-    if (skip < len) return c;
-    skip -= len;
-  }
-  return kDrawCode;  // unreachable for a file that passed read()
+  Code found = kDrawCode;
+  walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {
+    if (skip < n) {
+      found = c;
+      return false;
+    }
+    skip -= n;
+    return true;
+  });
+  return found;
 }
 
 std::vector<Code> SliceFile::decode_all() const {
   std::vector<Code> out;
   out.reserve(2 * size_);
-  const std::uint8_t* p = payload_.data();
-  const std::uint8_t* end = payload_.data() + payload_.size();
-  Code c = kDrawCode;
-  std::uint64_t len = 0;
-  while (get_run(p, end, c, len)) out.insert(out.end(), len, c);
+  for (std::size_t b = 0; b + 1 < offsets_.size(); ++b)
+    walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {
+      out.insert(out.end(), n, c);
+      return true;
+    });
   return out;
 }
 

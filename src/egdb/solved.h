@@ -46,4 +46,9 @@ inline bool leaves_slice(const Position& p, const Move& m) {
   return (p.men(us) & bb(m.from)) && (bb(m.to) & promotion_row(us));
 }
 
+// The codes of a slice read from its file with the positions that have a capture pending
+// (stored as don't-care) recomputed from the slices after the capture, which solved must hold.
+std::vector<Code> restore_captures(const Material& m, std::vector<Code> codes, const SolvedSlices& solved,
+                                   int threads);
+
 }  // namespace damas::egdb

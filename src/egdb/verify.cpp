@@ -63,7 +63,8 @@ Expected<std::uint64_t> verify(const std::string& dir, int pieces, int threads) 
     Expected<SliceFile> file = SliceFile::read(path);
     if (!file) return Error{file.error()};
     if (file->material() != m) return Error{path + ": holds slice " + slice_name(file->material())};
-    std::vector<Code> codes = file->decode_all();
+    // Positions with a capture pending are not stored: they are rebuilt from smaller slices.
+    std::vector<Code> codes = restore_captures(m, file->decode_all(), solved, threads);
     solved.add(m, codes);  // its own quiet moves lead back into it
     const SliceIndex index(m);
     const std::uint64_t total = 2 * index.size();

@@ -20,6 +20,7 @@
 
 #include "damas/core/expected.h"
 #include "damas/core/position.h"
+#include "damas/egdb/huffman.h"
 
 namespace damas::egdb {
 
@@ -95,10 +96,11 @@ struct SideStats {
 
 // ---- Slice files --------------------------------------------------------------------------------
 
-// A solved slice as stored: codes of both sides to move, run-length coded by blocks of
-// kBlockSize positions with a block index, so one probe decodes at most one block. Format
-// (little-endian): magic "DAMASEGD", version, material, size per side, block size, block count,
-// stats per side, block offsets, payload, FNV-1a 64 checksum of all bytes before it.
+// A solved slice as stored: codes of both sides to move as tokens (a code, or a run of the last
+// code) in one canonical Huffman code per slice, by blocks of kBlockSize positions with a block
+// index, so one probe decodes at most one block. Format (little-endian): magic "DAMASEGD",
+// version, material, size per side, block size, block count, stats per side, code lengths of
+// the tokens, block bit offsets, payload size, payload, FNV-1a 64 checksum of all bytes before.
 inline constexpr std::uint32_t kFileVersion = 1;
 inline constexpr std::uint32_t kBlockSize = 4096;
 
@@ -123,8 +125,10 @@ class SliceFile {
   Material material_;
   std::uint64_t size_ = 0;
   std::array<SideStats, 2> stats_{};
-  std::vector<std::uint64_t> offsets_;  // block b occupies payload_[offsets_[b], offsets_[b+1])
+  std::vector<std::uint8_t> lengths_;   // Huffman code length of each token
+  std::vector<std::uint64_t> offsets_;  // block b occupies bits [offsets_[b], offsets_[b+1])
   std::vector<std::uint8_t> payload_;
+  CanonicalCode huffman_;
 };
 
 // ---- Build, verify --------------------------------------------------------------------------------
