@@ -6,10 +6,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <random>
 
 #include "damas/cli/cli.h"
+#include "damas/core/game.h"
+#include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/egdb/egdb.h"
+#include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
 
@@ -34,18 +38,6 @@ void print_progress(const egdb::BuildProgress& p) {
                p.slice_count, egdb::slice_name(p.slice).c_str(), static_cast<unsigned long long>(p.done),
                static_cast<unsigned long long>(p.total), rate / 1e6, duration_text(left).c_str());
   std::fflush(stderr);
-}
-
-// The largest piece count whose slices (and all below) are all in dir.
-int pieces_in(const std::string& dir) {
-  int found = 0;
-  for (int n = 2; n <= 8; ++n) {
-    for (const egdb::Material& m : egdb::slices_up_to(n))
-      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / egdb::file_name(m)))
-        return found;
-    found = n;
-  }
-  return found;
 }
 
 int build_command(const Args& args) {
@@ -94,7 +86,7 @@ int verify_command(const Args& args) {
     return *exit_code;
   const std::string dir = vm["dir"].as<std::string>();
   int pieces = vm["pieces"].as<int>();
-  if (pieces == 0) pieces = pieces_in(dir);
+  if (pieces == 0) pieces = egdb::complete_pieces(dir);
   if (pieces < 2) {
     std::cerr << "damas egdb verify: no complete database in " << dir << "\n";
     return 1;
@@ -157,7 +149,7 @@ int probe_command(const Args& args) {
     return 2;
   }
   const std::string dir = vm["dir"].as<std::string>();
-  const int pieces = pieces_in(dir);
+  const int pieces = egdb::complete_pieces(dir);
   if (popcount(pos->occupied()) > pieces) {
     std::cerr << "damas egdb probe: " << dir << " holds up to " << pieces << " pieces\n";
     return 1;
@@ -177,6 +169,78 @@ int probe_command(const Args& args) {
   return 0;
 }
 
+// Random won positions (side to move wins, no capture pending) played out by the engine with
+// the databases against itself under the referee's draw laws.
+int convert_command(const Args& args) {
+  po::options_description desc("damas egdb convert --dir D [--pieces N] [--games G] [--depth P] [--seed S]");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files")(
+      "pieces", po::value<int>()->default_value(5), "pieces of the start positions")(
+      "games", po::value<int>()->default_value(100), "number of positions played out")(
+      "depth", po::value<int>()->default_value(4), "search depth per move")(
+      "seed", po::value<std::uint64_t>()->default_value(1), "random seed of the positions");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb convert", args, desc, vm))
+    return *exit_code;
+  const std::string dir = vm["dir"].as<std::string>();
+  const int pieces = vm["pieces"].as<int>();
+  const auto db = egdb::Database::open(dir, pieces);
+  if (!db || (*db)->max_pieces() < pieces) {
+    std::cerr << "damas egdb convert: "
+              << (db ? dir + " does not hold " + std::to_string(pieces) + " pieces" : db.error()) << "\n";
+    return 1;
+  }
+  Engine engine;
+  if (Status s = engine.set_option(option::kEgdbPath, dir); !s) {
+    std::cerr << "damas egdb convert: " << s.error() << "\n";
+    return 1;
+  }
+  std::vector<egdb::Material> slices;
+  std::vector<double> weights;
+  for (const egdb::Material& m : egdb::slices_up_to(pieces))
+    if (m.pieces() == pieces) {
+      slices.push_back(m);
+      weights.push_back(static_cast<double>(egdb::SliceIndex(m).size()));
+    }
+  std::mt19937_64 rng(vm["seed"].as<std::uint64_t>());
+  std::discrete_distribution<std::size_t> pick_slice(weights.begin(), weights.end());
+  SearchLimits limits;
+  limits.depth = vm["depth"].as<int>();
+  const int games = vm["games"].as<int>();
+  int won = 0, longest_game = 0;
+  long long plies = 0;
+  for (int g = 0; g < games; ++g) {
+    std::optional<Position> start;
+    egdb::Value v;
+    while (!start) {
+      const egdb::Material m = slices[pick_slice(rng)];
+      const egdb::SliceIndex index(m);
+      const Color stm = rng() % 2 ? Color::White : Color::Black;
+      start = index.position_of(rng() % index.size(), stm);
+      if (start && !has_capture(*start)) v = *(*db)->probe(*start);
+      if (start && (has_capture(*start) || v.wdl != egdb::Wdl::Win)) start.reset();
+    }
+    Game game(*start);
+    engine.new_game();
+    while (!game.over()) {
+      if (!engine.set_position(game.start(), game.moves())) break;
+      if (!game.play(engine.search(limits).best)) break;
+    }
+    const GameResult want =
+        start->side_to_move() == Color::White ? GameResult::WhiteWins : GameResult::BlackWins;
+    const auto n = static_cast<int>(game.moves().size());
+    if (game.result() == want) ++won;
+    else
+      std::printf("NOT CONVERTED: %s (win in %d): %s after %d plies\n", to_fen(*start).c_str(), v.plies,
+                  to_string(game.end_reason()).c_str(), n);
+    plies += n;
+    longest_game = std::max(longest_game, n);
+  }
+  std::printf("converted %d of %d won %d-piece positions (mean %.1f plies, longest %d)\n", won, games, pieces,
+              games ? static_cast<double>(plies) / games : 0.0, longest_game);
+  return won == games ? 0 : 1;
+}
+
 }  // namespace
 
 int egdb_main(const Args& args) {
@@ -186,7 +250,8 @@ int egdb_main(const Args& args) {
   if (action == "verify") return verify_command(rest);
   if (action == "info") return info_command(rest);
   if (action == "probe") return probe_command(rest);
-  std::cerr << "usage: damas egdb build|verify|info|probe [options] (each has --help)\n";
+  if (action == "convert") return convert_command(rest);
+  std::cerr << "usage: damas egdb build|verify|info|probe|convert [options] (each has --help)\n";
   return action == "--help" || action == "-h" ? 0 : 2;
 }
 

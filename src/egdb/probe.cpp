@@ -1,4 +1,5 @@
 // Probing loaded slice files.
+#include <algorithm>
 #include <filesystem>
 
 #include "damas/core/movegen.h"
@@ -15,12 +16,23 @@ std::optional<Code> ProbeCache::find(Key key) const {
 
 void ProbeCache::store(Key key, Code c) { entries_[key & (kEntries - 1)] = Entry{key, c, true}; }
 
+int complete_pieces(const std::string& dir, int limit) {
+  int found = 0;
+  for (int n = 2; n <= std::min(limit, 8); ++n) {
+    for (const Material& m : slices_up_to(n))
+      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / file_name(m))) return found;
+    found = n;
+  }
+  return found;
+}
+
 Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces) {
-  if (max_pieces < 2) return Error{"egdb: at least 2 pieces are needed"};
   if (!std::filesystem::is_directory(dir)) return Error{dir + ": no such directory"};
+  const int pieces = complete_pieces(dir, max_pieces);
+  if (pieces < 2) return Error{dir + ": no complete endgame database (no " + file_name(Material{0, 1, 0, 1}) + ")"};
   auto db = std::make_shared<Database>();
-  db->max_pieces_ = max_pieces;
-  for (const Material& m : slices_up_to(max_pieces)) {
+  db->max_pieces_ = pieces;
+  for (const Material& m : slices_up_to(pieces)) {
     Expected<SliceFile> f = SliceFile::read((std::filesystem::path(dir) / file_name(m)).string());
     if (!f) return Error{f.error()};
     if (f->material() != m) return Error{dir + ": " + file_name(m) + " holds another slice"};

@@ -164,6 +164,9 @@ Expected<BuildReport> build(const BuildOptions& options);
 // inconsistency is the error. Returns the number of positions checked.
 Expected<std::uint64_t> verify(const std::string& dir, int pieces, int threads = 1);
 
+// The largest n <= limit such that every slice with up to n pieces has a file in dir (0: none).
+int complete_pieces(const std::string& dir, int limit = 8);
+
 // ---- Probe -----------------------------------------------------------------------------------------
 
 // A small per-thread cache of probe results (direct-mapped on the position key).
@@ -186,7 +189,8 @@ class ProbeCache {
 // The slice files of a directory, loaded (compressed) into memory.
 class Database {
  public:
-  // Loads every slice with at most max_pieces pieces; all of them must be present and sound.
+  // Loads every slice of the largest piece count n <= max_pieces whose slices (and all
+  // below) are all in dir; an unsound file, or no complete count at all, is an error.
   static Expected<std::shared_ptr<const Database>> open(const std::string& dir, int max_pieces);
   int max_pieces() const { return max_pieces_; }
   // The value of p for its side to move, or nullopt when p has more pieces than loaded. A
