@@ -38,7 +38,9 @@ const std::string& built(int pieces) {
   auto it = dirs.find(pieces);
   if (it != dirs.end()) return it->second;
   egdb::BuildOptions o;
-  o.dir = (scratch() / ("p" + std::to_string(pieces))).string();
+  std::string name = "p";
+  name += std::to_string(pieces);
+  o.dir = (scratch() / name).string();
   o.pieces = pieces;
   o.threads = 2;
   const Expected<egdb::BuildReport> r = egdb::build(o);
@@ -46,10 +48,13 @@ const std::string& built(int pieces) {
   return dirs.emplace(pieces, o.dir).first->second;
 }
 
+// Opened once per test run too.
 std::shared_ptr<const egdb::Database> database(int pieces) {
+  static std::map<int, std::shared_ptr<const egdb::Database>> open;
+  if (const auto it = open.find(pieces); it != open.end()) return it->second;
   const auto db = egdb::Database::open(built(pieces), pieces);
   REQUIRE(db.has_value());
-  return *db;
+  return open.emplace(pieces, *db).first->second;
 }
 
 egdb::Value probe(const char* fen) {
@@ -309,16 +314,16 @@ TEST_CASE("egdb: the engine converts a won position of every 4-piece slice", "[e
     if (m.pieces() != 4) continue;
     // The longest win of the slice with White to move (no capture pending).
     const egdb::SliceIndex index(m);
+    const std::vector<egdb::Code> codes = db->slices().at(m).decode_all();
     std::optional<Position> start;
     int longest = -1;
     for (std::uint64_t i = 0; i < index.size(); ++i) {
+      const egdb::Value v = egdb::value_of(codes[i]);
+      if (v.wdl != egdb::Wdl::Win || v.plies <= longest) continue;
       const std::optional<Position> p = index.position_of(i, Color::White);
       if (!p || has_capture(*p)) continue;
-      const egdb::Value v = *db->probe(*p);
-      if (v.wdl == egdb::Wdl::Win && v.plies > longest) {
-        longest = v.plies;
-        start = p;
-      }
+      longest = v.plies;
+      start = p;
     }
     if (!start) continue;
     INFO(to_fen(*start) << " win in " << longest);
