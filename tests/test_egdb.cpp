@@ -32,7 +32,17 @@ const fs::path& scratch() {
   return dir.path;
 }
 
-// The databases up to `pieces`, built once per test run.
+// The databases up to `pieces`, built once for this test binary: ctest runs each case in its own
+// process, so they live in a directory named after the binary's time stamp, and a later process
+// resumes (reuses) what an earlier one built.
+fs::path shared_cache() {
+  std::error_code ec;
+  const auto stamp = fs::last_write_time("/proc/self/exe", ec).time_since_epoch().count();
+  std::string name = "damas_egdb_test_cache_";
+  name += std::to_string(stamp);
+  return fs::temp_directory_path() / name;
+}
+
 const std::string& built(int pieces) {
   static std::map<int, std::string> dirs;
   auto it = dirs.find(pieces);
@@ -40,7 +50,7 @@ const std::string& built(int pieces) {
   egdb::BuildOptions o;
   std::string name = "p";
   name += std::to_string(pieces);
-  o.dir = (scratch() / name).string();
+  o.dir = (shared_cache() / name).string();
   o.pieces = pieces;
   o.threads = 2;
   const Expected<egdb::BuildReport> r = egdb::build(o);

@@ -155,17 +155,7 @@ std::array<SideStats, 2> statistics(const Work& w) {
   std::array<SideStats, 2> s{};
   for (std::uint64_t i = 0; i < 2 * w.size; ++i) {
     if (!(w.flags[i] & kValid)) continue;
-    SideStats& t = s[index(w.side(i))];
-    ++t.positions;
-    const Value v = value_of(w.code[i]);
-    if (v.wdl == Wdl::Win) {
-      ++t.win;
-      t.longest = std::max(t.longest, v.plies);
-    } else if (v.wdl == Wdl::Loss) {
-      ++t.loss;
-    } else {
-      ++t.draw;
-    }
+    count_value(s[index(w.side(i))], w.code[i]);
   }
   return s;
 }

@@ -20,7 +20,8 @@ int complete_pieces(const std::string& dir, int limit) {
   int found = 0;
   for (int n = 2; n <= std::min(limit, 8); ++n) {
     for (const Material& m : slices_up_to(n))
-      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / file_name(m))) return found;
+      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / file_name(m)))
+        return found;
     found = n;
   }
   return found;
@@ -29,7 +30,8 @@ int complete_pieces(const std::string& dir, int limit) {
 Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces) {
   if (!std::filesystem::is_directory(dir)) return Error{dir + ": no such directory"};
   const int pieces = complete_pieces(dir, max_pieces);
-  if (pieces < 2) return Error{dir + ": no complete endgame database (no " + file_name(Material{0, 1, 0, 1}) + ")"};
+  if (pieces < 2)
+    return Error{dir + ": no complete endgame database (no " + file_name(Material{0, 1, 0, 1}) + ")"};
   auto db = std::make_shared<Database>();
   db->max_pieces_ = pieces;
   for (const Material& m : slices_up_to(pieces)) {

@@ -1,6 +1,7 @@
 // The codes of solved slices held in memory while building or verifying, looked up by position.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -38,6 +39,18 @@ class SolvedSlices {
   }
   std::vector<std::unique_ptr<Slot>> slots_;
 };
+
+// Adds one position of value c to the counts.
+inline void count_value(SideStats& s, Code c) {
+  ++s.positions;
+  const Value v = value_of(c);
+  if (v.wdl == Wdl::Win) {
+    ++s.win;
+    s.longest = std::max(s.longest, v.plies);
+  } else {
+    ++(v.wdl == Wdl::Loss ? s.loss : s.draw);
+  }
+}
 
 // Does m leave the slice (a capture, or a man crowned)?
 inline bool leaves_slice(const Position& p, const Move& m) {

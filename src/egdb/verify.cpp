@@ -39,15 +39,7 @@ std::optional<Mismatch> check_range(const SliceIndex& index, const std::vector<C
     if (want != codes[i])
       return Mismatch{i, "position " + to_fen(*p) + " (number " + std::to_string(i % index.size()) +
                              "): stored " + describe(codes[i]) + ", its moves give " + describe(want)};
-    SideStats& s = stats[damas::index(stm)];
-    ++s.positions;
-    const Value v = value_of(want);
-    if (v.wdl == Wdl::Win) {
-      ++s.win;
-      s.longest = std::max(s.longest, v.plies);
-    } else {
-      ++(v.wdl == Wdl::Loss ? s.loss : s.draw);
-    }
+    count_value(stats[damas::index(stm)], want);
   }
   return std::nullopt;
 }
