@@ -26,8 +26,8 @@ int tactics_main(const Args& args);
 int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);
-int egdb_main(const Args& args);  // build, verify, info, probe
-int hub_main(const Args& args);  // also what `damas` runs without a subcommand
+int egdb_main(const Args& args);  // build, verify, info, probe, convert
+int hub_main(const Args& args);   // also what `damas` runs without a subcommand
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>
 // each, so a name means the same thing on the command line and in `set-param`.
