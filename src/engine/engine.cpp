@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "damas/core/movegen.h"
+#include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
 #include "damas/search/level.h"
 #include "damas/search/search.h"
@@ -38,6 +39,7 @@ std::uint64_t fresh_seed() {
 struct Engine::Impl {
   Options options;
   EvalWeights weights;
+  std::shared_ptr<const egdb::Database> egdb;
   LevelParams level;
   std::vector<Position> history{Position::start()};
   TranspositionTable tt{1};
@@ -78,6 +80,19 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
     }
     if (Status s = options.set(name, value); !s) return s;
     weights = w;
+    return Ok{};
+  }
+  if (name == option::kEgdbPath || name == option::kEgdbPieces) {
+    Options next = options;
+    if (Status s = next.set(name, value); !s) return s;
+    std::shared_ptr<const egdb::Database> db;
+    if (const std::string& path = next.get(option::kEgdbPath); !path.empty()) {
+      auto opened = egdb::Database::open(path, static_cast<int>(next.get_int(option::kEgdbPieces)));
+      if (!opened) return Error{opened.error()};
+      db = *opened;
+    }
+    options = next;
+    egdb = std::move(db);
     return Ok{};
   }
   if (name == option::kHash) {
@@ -205,6 +220,7 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.threads = static_cast<int>(e.options.get_int(option::kThreads));
   r.move_overhead = static_cast<double>(e.options.get_int(option::kMoveOverhead)) / 1000.0;
   r.weights = e.weights;
+  r.egdb = e.egdb;
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (mode != GoMode::Analyze) r.level = e.level;
   r.multipv = std::max(static_cast<int>(e.options.get_int(option::kMultiPv)), r.level.candidates);

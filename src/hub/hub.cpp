@@ -238,6 +238,7 @@ std::string format_info(const SearchInfo& info, const Position& root, Numbering 
     m.arg("nodes", std::to_string(info.nodes));
     any = true;
   }
+  if (info.tbhits > 0) m.arg("tbhits", std::to_string(info.tbhits));
   if (info.seconds >= 0.001) {
     m.arg("time", format_real(info.seconds, 3));
     if (info.seconds >= 0.01 && info.nodes > 0)

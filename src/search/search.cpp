@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "damas/core/movegen.h"
@@ -35,6 +36,7 @@ struct Shared {
   std::int64_t go_ns = 0;  // when the search started (for reported times)
 
   std::uint64_t total_nodes() const;
+  std::uint64_t total_tbhits() const;
   double seconds_since_go() const { return static_cast<double>(SearchControl::now_ns() - go_ns) * 1e-9; }
   double seconds_on_clock() const {
     return static_cast<double>(SearchControl::now_ns() -
@@ -51,6 +53,7 @@ class Worker {
   void iterate();
 
   std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  std::uint64_t tbhits() const { return tbhits_.load(std::memory_order_relaxed); }
   const std::vector<RootMove>& root_moves() const { return root_moves_; }
   int completed_depth() const { return completed_depth_; }
   double mean_depth() const {
@@ -62,6 +65,7 @@ class Worker {
   Score search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node);
   Score qsearch(const Position& pos, Score alpha, Score beta, int ply);
   Score static_eval(const Position& pos) const;
+  std::optional<Score> probe_egdb(const Position& pos, int ply);
   bool is_repetition(const Position& pos, int ply) const;
   bool should_stop();
   void check_limits();
@@ -76,6 +80,8 @@ class Worker {
   const SearchRequest& request_;
   const int id_;
   std::atomic<std::uint64_t> nodes_{0};
+  std::atomic<std::uint64_t> tbhits_{0};
+  std::unique_ptr<egdb::ProbeCache> probe_cache_;
   std::uint64_t leaf_ply_sum_ = 0;
   std::uint64_t leaves_ = 0;
   std::uint64_t next_check_ = 0;
@@ -108,6 +114,12 @@ std::uint64_t Shared::total_nodes() const {
   return n;
 }
 
+std::uint64_t Shared::total_tbhits() const {
+  std::uint64_t n = 0;
+  for (const auto& w : workers) n += w->tbhits();
+  return n;
+}
+
 Worker::Worker(Shared& shared, int id)
     : shared_(shared), request_(shared.request), id_(id), fmjd64_(request_.draw_rules == DrawRules::Fmjd64) {
   draw_[0] = request_.root_draw;
@@ -119,6 +131,7 @@ Worker::Worker(Shared& shared, int id)
   MoveList moves;
   generate_legal_moves(request_.root, moves);
   for (const Move& m : moves) root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
+  if (request_.egdb) probe_cache_ = std::make_unique<egdb::ProbeCache>();
   for (std::size_t d = 1; d < 64; ++d)
     for (std::size_t i = 1; i < 64; ++i)
       lmr_[d][i] =
@@ -130,6 +143,19 @@ Score Worker::static_eval(const Position& pos) const {
   Score s = evaluate(pos, request_.weights);
   if (request_.level.eval_noise) s += eval_noise(pos.key(), request_.seed, request_.level.eval_noise);
   return std::clamp(s, -kScoreWinThreshold + 1, kScoreWinThreshold - 1);
+}
+
+// A position the databases cover (no capture pending: those are searched) scores as a win or
+// loss at its distance to the end of the game, so each move along it makes progress.
+std::optional<Score> Worker::probe_egdb(const Position& pos, int ply) {
+  const egdb::Database* db = request_.egdb.get();
+  if (!db || popcount(pos.occupied()) > db->max_pieces() || has_capture(pos)) return std::nullopt;
+  const std::optional<egdb::Value> v = db->probe(pos, probe_cache_.get());
+  if (!v) return std::nullopt;
+  tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  if (v->wdl == egdb::Wdl::Win) return win_in(ply + v->plies);
+  if (v->wdl == egdb::Wdl::Loss) return loss_in(ply + v->plies);
+  return kScoreDraw;
 }
 
 // A repetition of an earlier position (game history or search path) is scored as a draw: the
@@ -254,6 +280,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     return kScoreDraw;
   }
   if (is_repetition(pos, ply)) return kScoreDraw;
+  if (const std::optional<Score> s = probe_egdb(pos, ply)) return *s;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
   if (depth <= 0) {
     const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ && !has_capture(pos) &&
@@ -420,6 +447,7 @@ void Worker::report(int depth, std::size_t lines) {
     info.mean_depth = mean_depth();
     info.score = rm.score != kNoScore ? rm.score : rm.last_score;
     info.nodes = shared_.total_nodes();
+    info.tbhits = shared_.total_tbhits();
     info.seconds = shared_.seconds_since_go();
     info.pv = rm.pv;
     info.multipv_index = static_cast<int>(i) + 1;

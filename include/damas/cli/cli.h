@@ -29,6 +29,7 @@ int dxp_main(const Args& args);
 int serve_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 int match_main(const Args& args);
+int egdb_main(const Args& args);  // build, verify, info, probe, convert
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>
 // each, so a name means the same thing on the command line and in `set-param`.

@@ -35,6 +35,7 @@ struct SearchInfo {
   double mean_depth = 0;  // average leaf depth
   Score score = 0;        // side to move's view; mate scores per types.h
   std::uint64_t nodes = 0;
+  std::uint64_t tbhits = 0;  // endgame database probes answered
   double seconds = 0;
   std::vector<Move> pv;   // from the root position
   int multipv_index = 1;  // 1-based line number when several lines are searched

@@ -6,10 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "damas/core/draw_rules.h"
 #include "damas/core/position.h"
+#include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
 #include "damas/search/level.h"
 #include "damas/search/limits.h"
@@ -65,6 +67,8 @@ struct SearchRequest {
   LevelParams level;       // strength limits (full strength: no limits)
   std::uint64_t seed = 0;  // randomness of weak levels and evaluation noise
   SearchTuning tuning;
+  // Endgame databases probed in the tree (null: none); positions with more pieces are searched.
+  std::shared_ptr<const egdb::Database> egdb;
 };
 
 // Runs the search to its end (limits, stop, or nothing left to search). Never returns a null best

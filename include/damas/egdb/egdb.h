@@ -1,0 +1,207 @@
+// Endgame databases for Brazilian draughts: every position with few pieces solved by perfect
+// play, one material slice (white men, white kings, black men, black kings) per file.
+//
+// Values are for the side to move and carry the distance to the end of the game in plies with
+// the winner hurrying and the loser delaying (the loser is left without a legal move after that
+// many plies). Wins have odd distances, losses even ones; "loss in 0" is no legal move. The
+// distance ignores the 80-ply no-progress law: it is what the engine needs to make progress
+// (every move along it shortens it), see bench/egdb.md.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "damas/core/expected.h"
+#include "damas/core/position.h"
+#include "damas/egdb/huffman.h"
+
+namespace damas::egdb {
+
+// ---- Material and indexing ------------------------------------------------------------------
+
+struct Material {
+  int wm = 0, wk = 0, bm = 0, bk = 0;
+  int pieces() const { return wm + wk + bm + bk; }
+  int men() const { return wm + bm; }
+  auto operator<=>(const Material&) const = default;
+};
+
+Material material_of(const Position& p);
+std::string slice_name(const Material& m);  // "wm1wk0bm0bk1"
+std::string file_name(const Material& m);   // "wm1wk0bm0bk1.egdb"
+// Every slice with 2..pieces pieces (both sides having one), in build order: fewer pieces
+// first, then fewer men (a crowning leads into a slice with one man fewer).
+std::vector<Material> slices_up_to(int pieces);
+
+// Positions of one slice and one side to move are numbered 0..size()-1: white men on 5-32,
+// black men on 1-28 (each as a combination), then white and black kings on the squares left.
+// Numbers where a white and a black man share a square are placements of no position.
+class SliceIndex {
+ public:
+  explicit SliceIndex(const Material& m);
+  const Material& material() const { return material_; }
+  std::uint64_t size() const { return size_; }  // per side to move
+  // The number of p (its material must be this slice's).
+  std::uint64_t index_of(const Position& p) const;
+  // The position of a number, or nullopt for a number that places two men on one square.
+  std::optional<Position> position_of(std::uint64_t index, Color side_to_move) const;
+
+ private:
+  Material material_;
+  std::uint64_t size_ = 0;
+  std::uint64_t n_bm_ = 0, n_wk_ = 0, n_bk_ = 0;  // radices of the mixed-radix number
+};
+
+// ---- Values -----------------------------------------------------------------------------------
+
+// One byte per position: 0 = draw, otherwise 1 + distance in plies (odd distance: win).
+using Code = std::uint8_t;
+inline constexpr Code kDrawCode = 0;
+inline constexpr int kMaxDistance = 254;
+
+enum class Wdl { Loss, Draw, Win };
+struct Value {
+  Wdl wdl = Wdl::Draw;
+  int plies = 0;  // to the end of the game (wins and losses)
+  bool operator==(const Value&) const = default;
+};
+Value value_of(Code c);
+Code code_of(const Value& v);
+// The value of a position from the codes of the positions after each legal move (its children,
+// seen from the opponent): the rule both the build and verify apply.
+class ValueFold {
+ public:
+  void add_child(Code child);
+  Code result() const;  // no child at all: loss in 0
+
+ private:
+  int win_ = -1;   // shortest win found (our plies)
+  int loss_ = -1;  // longest loss found
+  bool draw_ = false;
+  bool any_ = false;
+};
+
+// Counts of one slice and side to move (placements of real positions only).
+struct SideStats {
+  std::uint64_t positions = 0, win = 0, draw = 0, loss = 0;
+  int longest = -1;  // most plies to a win, -1 when no position is won
+};
+
+// ---- Slice files --------------------------------------------------------------------------------
+
+// A solved slice as stored: codes of both sides to move as tokens (a code, or a run of the last
+// code) in one canonical Huffman code per slice, by blocks of kBlockSize positions with a block
+// index, so one probe decodes at most one block. Format (little-endian): magic "DAMASEGD",
+// version, material, size per side, block size, block count, stats per side, code lengths of
+// the tokens, block bit offsets, payload size, payload, FNV-1a 64 checksum of all bytes before.
+inline constexpr std::uint32_t kFileVersion = 1;
+inline constexpr std::uint32_t kBlockSize = 4096;
+
+class SliceFile {
+ public:
+  // Compresses codes (2 * index.size(): White to move first). Don't-care entries (numbers of no
+  // position) are coded as whatever keeps runs long.
+  static SliceFile from_codes(const Material& m, const std::vector<Code>& codes,
+                              const std::array<SideStats, 2>& stats);
+  static Expected<SliceFile> read(const std::string& path);
+  Status write(const std::string& path) const;  // temp file + rename
+
+  const Material& material() const { return material_; }
+  std::uint64_t size_per_side() const { return size_; }
+  const std::array<SideStats, 2>& stats() const { return stats_; }
+  std::uint64_t bytes() const;  // file size
+  Code code_at(std::uint64_t index, Color side_to_move) const;
+  std::vector<Code> decode_all() const;
+
+ private:
+  std::vector<std::uint8_t> serialize() const;
+  Material material_;
+  std::uint64_t size_ = 0;
+  std::array<SideStats, 2> stats_{};
+  std::vector<std::uint8_t> lengths_;   // Huffman code length of each token
+  std::vector<std::uint64_t> offsets_;  // block b occupies bits [offsets_[b], offsets_[b+1])
+  std::vector<std::uint8_t> payload_;
+  CanonicalCode huffman_;
+};
+
+// ---- Build, verify --------------------------------------------------------------------------------
+
+struct BuildProgress {
+  Material slice;
+  int slice_number = 0;  // 1-based
+  int slice_count = 0;
+  std::uint64_t done = 0;                     // positions of this slice done
+  std::uint64_t total = 0;                    // positions of this slice (both sides)
+  std::uint64_t all_done = 0, all_total = 0;  // over the slices this build computes
+  double seconds = 0;                         // since the build started
+};
+
+struct BuildOptions {
+  std::string dir;
+  int pieces = 4;
+  int threads = 1;
+  int max_new_slices = 0;  // stop after computing this many slices (0 = all); resume tests
+  std::function<void(const BuildProgress&)> on_progress;  // called from the building thread
+};
+
+struct BuildReport {
+  int slices_computed = 0;
+  int slices_reused = 0;        // already finished in dir (resume)
+  std::uint64_t positions = 0;  // computed
+  std::uint64_t bytes = 0;      // of all slice files up to `pieces`
+};
+
+Expected<BuildReport> build(const BuildOptions& options);
+
+// Checks every stored value of every slice up to `pieces` against its children; the first
+// inconsistency is the error. Returns the number of positions checked.
+Expected<std::uint64_t> verify(const std::string& dir, int pieces, int threads = 1);
+
+// The largest n <= limit such that every slice with up to n pieces has a file in dir (0: none).
+int complete_pieces(const std::string& dir, int limit = 8);
+
+// ---- Probe -----------------------------------------------------------------------------------------
+
+// A small per-thread cache of probe results (direct-mapped on the position key).
+class ProbeCache {
+ public:
+  ProbeCache() : entries_(kEntries) {}
+  std::optional<Code> find(Key key) const;
+  void store(Key key, Code c);
+
+ private:
+  static constexpr std::size_t kEntries = 1 << 14;
+  struct Entry {
+    Key key = 0;
+    Code code = 0;
+    bool used = false;
+  };
+  std::vector<Entry> entries_;
+};
+
+// The slice files of a directory, loaded (compressed) into memory.
+class Database {
+ public:
+  // Loads every slice of the largest piece count n <= max_pieces whose slices (and all
+  // below) are all in dir; an unsound file, or no complete count at all, is an error.
+  static Expected<std::shared_ptr<const Database>> open(const std::string& dir, int max_pieces);
+  int max_pieces() const { return max_pieces_; }
+  // The value of p for its side to move, or nullopt when p has more pieces than loaded. A
+  // pending capture is resolved by probing the positions after it.
+  std::optional<Value> probe(const Position& p, ProbeCache* cache = nullptr) const;
+  std::optional<Code> probe_code(const Position& p, ProbeCache* cache = nullptr) const;
+  const std::map<Material, SliceFile>& slices() const { return slices_; }
+
+ private:
+  int max_pieces_ = 0;
+  std::map<Material, SliceFile> slices_;
+};
+
+}  // namespace damas::egdb

@@ -1,0 +1,258 @@
+// `damas egdb build|verify|info|probe`: endgame databases on disk.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "damas/cli/cli.h"
+#include "damas/core/game.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+#include "damas/egdb/egdb.h"
+#include "damas/engine/engine.h"
+
+namespace po = boost::program_options;
+
+namespace damas::cli {
+namespace {
+
+constexpr const char* kDefaultDir = "egdb";
+
+std::string duration_text(double seconds) {
+  char buf[32];
+  const auto s = static_cast<long>(seconds);
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  return buf;
+}
+
+// One line, rewritten in place: slice, positions done, rate, time left.
+void print_progress(const egdb::BuildProgress& p) {
+  const double done = static_cast<double>(p.all_done + p.done);
+  const double rate = p.seconds > 0 ? done / p.seconds : 0;
+  const double left = rate > 0 ? (static_cast<double>(p.all_total) - done) / rate : 0;
+  std::fprintf(stderr, "\r[%d/%d %s] %llu/%llu positions  %.2f M/s  %s left   ", p.slice_number,
+               p.slice_count, egdb::slice_name(p.slice).c_str(), static_cast<unsigned long long>(p.done),
+               static_cast<unsigned long long>(p.total), rate / 1e6, duration_text(left).c_str());
+  std::fflush(stderr);
+}
+
+int build_command(const Args& args) {
+  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T]");
+  desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(4),
+                                                 "every slice with up to N pieces (2..8)")(
+      "dir", po::value<std::string>()->default_value(kDefaultDir), "directory of the slice files")(
+      "threads", po::value<int>()->default_value(1), "threads (1..64)");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb build", args, desc, vm))
+    return *exit_code;
+  egdb::BuildOptions o;
+  o.dir = vm["dir"].as<std::string>();
+  o.pieces = vm["pieces"].as<int>();
+  o.threads = vm["threads"].as<int>();
+  if (o.threads < 1 || o.threads > 64) {
+    std::cerr << "damas egdb build: threads must be between 1 and 64\n";
+    return 2;
+  }
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  if (terminal) o.on_progress = print_progress;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Expected<egdb::BuildReport> r = egdb::build(o);
+  if (terminal) std::fprintf(stderr, "\n");
+  if (!r) {
+    std::cerr << "damas egdb build: " << r.error() << "\n";
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf(
+      "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
+      r->slices_computed, r->slices_reused, static_cast<unsigned long long>(r->positions), seconds,
+      seconds > 0 ? static_cast<double>(r->positions) / seconds / 1e6 : 0.0,
+      static_cast<unsigned long long>(r->bytes));
+  return 0;
+}
+
+int verify_command(const Args& args) {
+  po::options_description desc("damas egdb verify --dir D [--pieces N] [--threads T]");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files")(
+      "pieces", po::value<int>()->default_value(0), "check slices up to N pieces (0 = all found)")(
+      "threads", po::value<int>()->default_value(1), "threads (1..64)");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb verify", args, desc, vm))
+    return *exit_code;
+  const std::string dir = vm["dir"].as<std::string>();
+  int pieces = vm["pieces"].as<int>();
+  if (pieces == 0) pieces = egdb::complete_pieces(dir);
+  if (pieces < 2) {
+    std::cerr << "damas egdb verify: no complete database in " << dir << "\n";
+    return 1;
+  }
+  const Expected<std::uint64_t> n = egdb::verify(dir, pieces, std::clamp(vm["threads"].as<int>(), 1, 64));
+  if (!n) {
+    std::cerr << "damas egdb verify: " << n.error() << "\n";
+    return 1;
+  }
+  std::printf("verified %llu positions up to %d pieces: every value agrees with its moves\n",
+              static_cast<unsigned long long>(*n), pieces);
+  return 0;
+}
+
+int info_command(const Args& args) {
+  po::options_description desc("damas egdb info --dir D");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb info", args, desc, vm)) return *exit_code;
+  const std::string dir = vm["dir"].as<std::string>();
+  int listed = 0;
+  for (const egdb::Material& m : egdb::slices_up_to(8)) {
+    const std::filesystem::path path = std::filesystem::path(dir) / egdb::file_name(m);
+    if (!std::filesystem::exists(path)) continue;
+    const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path.string());
+    if (!f) {
+      std::cerr << "damas egdb info: " << f.error() << "\n";
+      return 1;
+    }
+    for (Color stm : {Color::White, Color::Black}) {
+      const egdb::SideStats& s = f->stats()[index(stm)];
+      std::printf(
+          "slice wm=%d wk=%d bm=%d bk=%d stm=%c positions=%llu win=%llu draw=%llu loss=%llu longest=%s\n",
+          m.wm, m.wk, m.bm, m.bk, stm == Color::White ? 'w' : 'b',
+          static_cast<unsigned long long>(s.positions), static_cast<unsigned long long>(s.win),
+          static_cast<unsigned long long>(s.draw), static_cast<unsigned long long>(s.loss),
+          s.longest < 0 ? "-" : std::to_string(s.longest).c_str());
+    }
+    ++listed;
+  }
+  if (!listed) {
+    std::cerr << "damas egdb info: no slice files in " << dir << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int probe_command(const Args& args) {
+  po::options_description desc("damas egdb probe --fen F [--dir D]");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files")(
+      "fen", po::value<std::string>()->required(), "position in PDN FEN");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb probe", args, desc, vm))
+    return *exit_code;
+  const Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
+  if (!pos) {
+    std::cerr << "damas egdb probe: " << pos.error() << "\n";
+    return 2;
+  }
+  const std::string dir = vm["dir"].as<std::string>();
+  const int pieces = egdb::complete_pieces(dir);
+  if (popcount(pos->occupied()) > pieces) {
+    std::cerr << "damas egdb probe: " << dir << " holds up to " << pieces << " pieces\n";
+    return 1;
+  }
+  const auto db = egdb::Database::open(dir, popcount(pos->occupied()));
+  if (!db) {
+    std::cerr << "damas egdb probe: " << db.error() << "\n";
+    return 1;
+  }
+  const std::optional<egdb::Value> v = (*db)->probe(*pos);
+  if (!v) {
+    std::cerr << "damas egdb probe: position not covered\n";
+    return 1;
+  }
+  if (v->wdl == egdb::Wdl::Draw) std::printf("draw\n");
+  else std::printf("%s in %d plies\n", v->wdl == egdb::Wdl::Win ? "win" : "loss", v->plies);
+  return 0;
+}
+
+// Random won positions (side to move wins, no capture pending) played out by the engine with
+// the databases against itself under the referee's draw laws.
+int convert_command(const Args& args) {
+  po::options_description desc("damas egdb convert --dir D [--pieces N] [--games G] [--depth P] [--seed S]");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
+                                                 "directory of the slice files")(
+      "pieces", po::value<int>()->default_value(5), "pieces of the start positions")(
+      "games", po::value<int>()->default_value(100), "number of positions played out")(
+      "depth", po::value<int>()->default_value(4), "search depth per move")(
+      "seed", po::value<std::uint64_t>()->default_value(1), "random seed of the positions");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb convert", args, desc, vm))
+    return *exit_code;
+  const std::string dir = vm["dir"].as<std::string>();
+  const int pieces = vm["pieces"].as<int>();
+  const auto db = egdb::Database::open(dir, pieces);
+  if (!db || (*db)->max_pieces() < pieces) {
+    std::cerr << "damas egdb convert: "
+              << (db ? dir + " does not hold " + std::to_string(pieces) + " pieces" : db.error()) << "\n";
+    return 1;
+  }
+  Engine engine;
+  if (Status s = engine.set_option(option::kEgdbPath, dir); !s) {
+    std::cerr << "damas egdb convert: " << s.error() << "\n";
+    return 1;
+  }
+  std::vector<egdb::Material> slices;
+  std::vector<double> weights;
+  for (const egdb::Material& m : egdb::slices_up_to(pieces))
+    if (m.pieces() == pieces) {
+      slices.push_back(m);
+      weights.push_back(static_cast<double>(egdb::SliceIndex(m).size()));
+    }
+  std::mt19937_64 rng(vm["seed"].as<std::uint64_t>());
+  std::discrete_distribution<std::size_t> pick_slice(weights.begin(), weights.end());
+  SearchLimits limits;
+  limits.depth = vm["depth"].as<int>();
+  const int games = vm["games"].as<int>();
+  int won = 0, longest_game = 0;
+  long long plies = 0;
+  for (int g = 0; g < games; ++g) {
+    std::optional<Position> start;
+    egdb::Value v;
+    while (!start) {
+      const egdb::Material m = slices[pick_slice(rng)];
+      const egdb::SliceIndex index(m);
+      const Color stm = rng() % 2 ? Color::White : Color::Black;
+      start = index.position_of(rng() % index.size(), stm);
+      if (start && !has_capture(*start)) v = *(*db)->probe(*start);
+      if (start && (has_capture(*start) || v.wdl != egdb::Wdl::Win)) start.reset();
+    }
+    Game game(*start);
+    engine.new_game();
+    while (!game.over()) {
+      if (!engine.set_position(game.start(), game.moves())) break;
+      if (!game.play(engine.search(limits).best)) break;
+    }
+    const GameResult want =
+        start->side_to_move() == Color::White ? GameResult::WhiteWins : GameResult::BlackWins;
+    const auto n = static_cast<int>(game.moves().size());
+    if (game.result() == want) ++won;
+    else
+      std::printf("NOT CONVERTED: %s (win in %d): %s after %d plies\n", to_fen(*start).c_str(), v.plies,
+                  to_string(game.end_reason()).c_str(), n);
+    plies += n;
+    longest_game = std::max(longest_game, n);
+  }
+  std::printf("converted %d of %d won %d-piece positions (mean %.1f plies, longest %d)\n", won, games, pieces,
+              games ? static_cast<double>(plies) / games : 0.0, longest_game);
+  return won == games ? 0 : 1;
+}
+
+}  // namespace
+
+int egdb_main(const Args& args) {
+  const std::string action = args.empty() ? "" : args.front();
+  const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
+  if (action == "build") return build_command(rest);
+  if (action == "verify") return verify_command(rest);
+  if (action == "info") return info_command(rest);
+  if (action == "probe") return probe_command(rest);
+  if (action == "convert") return convert_command(rest);
+  std::cerr << "usage: damas egdb build|verify|info|probe|convert [options] (each has --help)\n";
+  return action == "--help" || action == "-h" ? 0 : 2;
+}
+
+}  // namespace damas::cli

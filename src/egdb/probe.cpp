@@ -1,0 +1,80 @@
+// Probing loaded slice files.
+#include <algorithm>
+#include <filesystem>
+
+#include "damas/core/movegen.h"
+#include "damas/egdb/egdb.h"
+#include "solved.h"
+
+namespace damas::egdb {
+
+std::optional<Code> ProbeCache::find(Key key) const {
+  const Entry& e = entries_[key & (kEntries - 1)];
+  if (e.used && e.key == key) return e.code;
+  return std::nullopt;
+}
+
+void ProbeCache::store(Key key, Code c) { entries_[key & (kEntries - 1)] = Entry{key, c, true}; }
+
+int complete_pieces(const std::string& dir, int limit) {
+  int found = 0;
+  for (int n = 2; n <= std::min(limit, 8); ++n) {
+    for (const Material& m : slices_up_to(n))
+      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / file_name(m)))
+        return found;
+    found = n;
+  }
+  return found;
+}
+
+Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces) {
+  if (!std::filesystem::is_directory(dir)) return Error{dir + ": no such directory"};
+  const int pieces = complete_pieces(dir, max_pieces);
+  if (pieces < 2)
+    return Error{dir + ": no complete endgame database (no " + file_name(Material{0, 1, 0, 1}) + ")"};
+  auto db = std::make_shared<Database>();
+  db->max_pieces_ = pieces;
+  for (const Material& m : slices_up_to(pieces)) {
+    Expected<SliceFile> f = SliceFile::read((std::filesystem::path(dir) / file_name(m)).string());
+    if (!f) return Error{f.error()};
+    if (f->material() != m) return Error{dir + ": " + file_name(m) + " holds another slice"};
+    db->slices_.emplace(m, std::move(f).value());
+  }
+  return std::shared_ptr<const Database>(std::move(db));
+}
+
+std::optional<Code> Database::probe_code(const Position& p, ProbeCache* cache) const {
+  const Color stm = p.side_to_move();
+  if (!p.pieces(stm)) return Code{1};
+  if (!p.pieces(~stm) || popcount(p.occupied()) > max_pieces_) return std::nullopt;
+  if (cache)
+    if (const std::optional<Code> c = cache->find(p.key())) return c;
+  Code code = kDrawCode;
+  if (has_capture(p)) {
+    // Captures lead into smaller slices: fold their values.
+    MoveList moves;
+    generate_legal_moves(p, moves);
+    ValueFold fold;
+    for (const Move& m : moves) {
+      const std::optional<Code> c = probe_code(p.after(m), cache);
+      if (!c) return std::nullopt;
+      fold.add_child(*c);
+    }
+    code = fold.result();
+  } else {
+    const Material m = material_of(p);
+    const auto it = slices_.find(m);
+    if (it == slices_.end()) return std::nullopt;
+    code = it->second.code_at(SliceIndex(m).index_of(p), stm);
+  }
+  if (cache) cache->store(p.key(), code);
+  return code;
+}
+
+std::optional<Value> Database::probe(const Position& p, ProbeCache* cache) const {
+  const std::optional<Code> c = probe_code(p, cache);
+  if (!c) return std::nullopt;
+  return value_of(*c);
+}
+
+}  // namespace damas::egdb

@@ -1,0 +1,270 @@
+// The slice file: writer and reader side by side (format in egdb.h).
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "damas/egdb/egdb.h"
+
+namespace damas::egdb {
+namespace {
+
+constexpr char kMagic[8] = {'D', 'A', 'M', 'A', 'S', 'E', 'G', 'D'};
+
+std::uint64_t fnv1a(const std::uint8_t* data, std::size_t n) {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= data[i];
+    h *= 0x100000001B3ULL;
+  }
+  return h;
+}
+
+class Writer {
+ public:
+  template <typename T>
+  void put(T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  std::vector<std::uint8_t> out;
+};
+
+class Reader {
+ public:
+  Reader(const std::vector<std::uint8_t>& data, std::size_t end) : data_(data), end_(end) {}
+  template <typename T>
+  bool get(T& v) {
+    if (pos_ + sizeof(T) > end_) return false;
+    std::uint64_t x = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) x |= std::uint64_t{data_[pos_ + i]} << (8 * i);
+    v = static_cast<T>(x);
+    pos_ += sizeof(T);
+    return true;
+  }
+  std::size_t pos() const { return pos_; }
+
+ private:
+  const std::vector<std::uint8_t>& data_;
+  std::size_t end_;
+  std::size_t pos_ = 0;
+};
+
+class BitWriter {
+ public:
+  void put(std::uint32_t code, int length) {
+    for (int b = length - 1; b >= 0; --b) {
+      if (bits_ % 8 == 0) bytes.push_back(0);
+      if ((code >> b) & 1U) bytes.back() |= static_cast<std::uint8_t>(0x80U >> (bits_ % 8));
+      ++bits_;
+    }
+  }
+  std::uint64_t bits() const { return bits_; }
+  std::vector<std::uint8_t> bytes;
+
+ private:
+  std::uint64_t bits_ = 0;
+};
+
+// The tokens of codes[first, last): each code, then its repeats as run tokens and literals.
+template <typename Emit>
+void tokenize(const std::vector<Code>& codes, std::uint64_t first, std::uint64_t last, Emit&& emit) {
+  for (std::uint64_t i = first; i < last;) {
+    std::uint64_t j = i + 1;
+    while (j < last && codes[j] == codes[i]) ++j;
+    emit(static_cast<int>(codes[i]));
+    std::uint64_t rest = j - i - 1;
+    for (std::size_t k = kRunLengths.size(); k-- > 0;)
+      for (; rest >= kRunLengths[k]; rest -= kRunLengths[k]) emit(256 + static_cast<int>(k));
+    for (; rest > 0; --rest) emit(static_cast<int>(codes[i]));
+    i = j;
+  }
+}
+
+// Walks the tokens of one block; visit(code, count) for each; false on malformed data.
+template <typename Visit>
+bool walk_block(const CanonicalCode& huff, const std::vector<std::uint8_t>& payload, std::uint64_t bit,
+                std::uint64_t end_bit, Visit&& visit) {
+  const auto next_bit = [&]() -> int {
+    if (bit >= end_bit) return -1;
+    const int b = (payload[bit / 8] >> (7 - bit % 8)) & 1;
+    ++bit;
+    return b;
+  };
+  int last = -1;
+  while (bit < end_bit) {
+    const int s = huff.decode(next_bit);
+    if (s < 0) return false;
+    if (s < 256) {
+      last = s;
+      if (!visit(static_cast<Code>(s), 1)) return true;
+    } else {
+      if (last < 0) return false;
+      if (!visit(static_cast<Code>(last), kRunLengths[static_cast<std::size_t>(s - 256)])) return true;
+    }
+  }
+  return true;
+}
+
+std::uint64_t block_count(std::uint64_t size) { return (2 * size + kBlockSize - 1) / kBlockSize; }
+
+}  // namespace
+
+SliceFile SliceFile::from_codes(const Material& m, const std::vector<Code>& codes,
+                                const std::array<SideStats, 2>& stats) {
+  SliceFile f;
+  f.material_ = m;
+  f.size_ = codes.size() / 2;
+  f.stats_ = stats;
+  const std::uint64_t blocks = block_count(f.size_);
+  const auto block_end = [&](std::uint64_t b) {
+    return std::min<std::uint64_t>((b + 1) * kBlockSize, codes.size());
+  };
+  std::vector<std::uint64_t> freq(kSymbols, 0);
+  for (std::uint64_t b = 0; b < blocks; ++b)
+    tokenize(codes, b * kBlockSize, block_end(b), [&](int s) { ++freq[static_cast<std::size_t>(s)]; });
+  f.lengths_ = huffman_lengths(freq);
+  f.huffman_ = CanonicalCode(f.lengths_);
+  BitWriter out;
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    f.offsets_.push_back(out.bits());
+    tokenize(codes, b * kBlockSize, block_end(b),
+             [&](int s) { out.put(f.huffman_.code(s), f.huffman_.length(s)); });
+  }
+  f.offsets_.push_back(out.bits());
+  f.payload_ = std::move(out.bytes);
+  return f;
+}
+
+std::vector<std::uint8_t> SliceFile::serialize() const {
+  Writer w;
+  w.out.insert(w.out.end(), std::begin(kMagic), std::end(kMagic));
+  w.put(kFileVersion);
+  for (int n : {material_.wm, material_.wk, material_.bm, material_.bk}) w.put(static_cast<std::uint8_t>(n));
+  w.put(size_);
+  w.put(kBlockSize);
+  w.put(static_cast<std::uint64_t>(offsets_.size() - 1));
+  for (const SideStats& s : stats_) {
+    for (std::uint64_t v : {s.positions, s.win, s.draw, s.loss}) w.put(v);
+    w.put(static_cast<std::int32_t>(s.longest));
+  }
+  for (std::uint8_t l : lengths_) w.put(l);
+  for (std::uint64_t o : offsets_) w.put(o);
+  w.put(static_cast<std::uint64_t>(payload_.size()));
+  w.out.insert(w.out.end(), payload_.begin(), payload_.end());
+  w.put(fnv1a(w.out.data(), w.out.size()));
+  return w.out;
+}
+
+std::uint64_t SliceFile::bytes() const {
+  return 8 + 4 + 4 + 8 + 4 + 8 + 2 * (4 * 8 + 4) + kSymbols + 8 * offsets_.size() + 8 + payload_.size() + 8;
+}
+
+Status SliceFile::write(const std::string& path) const {
+  const std::vector<std::uint8_t> data = serialize();
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error{tmp + ": cannot create"};
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    out.flush();
+    if (!out) return Error{tmp + ": write failed"};
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return Error{path + ": cannot rename from " + tmp + ": " + ec.message()};
+  return Ok{};
+}
+
+Expected<SliceFile> SliceFile::read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open"};
+  const std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)),
+                                       std::istreambuf_iterator<char>());
+  const auto bad = [&path](const std::string& why) {
+    return Error{path + ": not a sound slice file: " + why};
+  };
+  if (data.size() < sizeof kMagic + 8 || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
+    return bad("bad magic");
+  const std::size_t body = data.size() - 8;
+  std::uint64_t stored = 0;
+  for (std::size_t i = 0; i < 8; ++i) stored |= std::uint64_t{data[body + i]} << (8 * i);
+  if (stored != fnv1a(data.data(), body)) return bad("checksum mismatch");
+  Reader r(data, body);
+  std::array<std::uint8_t, 8> magic{};
+  for (auto& b : magic) r.get(b);
+  std::uint32_t version = 0, block = 0;
+  std::array<std::uint8_t, 4> mat{};
+  SliceFile f;
+  std::uint64_t blocks = 0;
+  if (!r.get(version) || version != kFileVersion) return bad("version " + std::to_string(version));
+  for (auto& b : mat) r.get(b);
+  f.material_ = Material{mat[0], mat[1], mat[2], mat[3]};
+  if (!r.get(f.size_) || !r.get(block) || !r.get(blocks)) return bad("truncated header");
+  if (f.material_.pieces() > 2 * rules::kMaxPiecesPerSide || SliceIndex(f.material_).size() != f.size_)
+    return bad("size does not match the material");
+  if (block != kBlockSize || blocks != block_count(f.size_)) return bad("bad block layout");
+  for (SideStats& s : f.stats_) {
+    std::int32_t longest = 0;
+    if (!r.get(s.positions) || !r.get(s.win) || !r.get(s.draw) || !r.get(s.loss) || !r.get(longest))
+      return bad("truncated header");
+    s.longest = longest;
+  }
+  f.lengths_.resize(kSymbols);
+  for (std::uint8_t& l : f.lengths_)
+    if (!r.get(l) || l > kMaxCodeLength) return bad("bad code table");
+  if (blocks + 2 > (body - r.pos()) / 8) return bad("truncated block index");
+  f.offsets_.resize(blocks + 1);
+  for (std::uint64_t& o : f.offsets_) r.get(o);
+  std::uint64_t payload_bytes = 0;
+  r.get(payload_bytes);
+  const std::size_t payload_start = r.pos();
+  if (payload_bytes != body - payload_start || f.offsets_.front() != 0 ||
+      f.offsets_.back() > 8 * payload_bytes)
+    return bad("bad block index");
+  f.payload_.assign(data.begin() + static_cast<std::ptrdiff_t>(payload_start),
+                    data.begin() + static_cast<std::ptrdiff_t>(body));
+  f.huffman_ = CanonicalCode(f.lengths_);
+  // Every block must decode to exactly its number of positions.
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    if (f.offsets_[b + 1] < f.offsets_[b]) return bad("bad block index");
+    const std::uint64_t want = std::min<std::uint64_t>(kBlockSize, 2 * f.size_ - b * kBlockSize);
+    std::uint64_t got = 0;
+    const bool ok =
+        walk_block(f.huffman_, f.payload_, f.offsets_[b], f.offsets_[b + 1], [&](Code, std::uint64_t n) {
+          got += n;
+          return true;
+        });
+    if (!ok || got != want) return bad("block " + std::to_string(b) + " is malformed");
+  }
+  return f;
+}
+
+Code SliceFile::code_at(std::uint64_t index, Color side_to_move) const {
+  const std::uint64_t i = (side_to_move == Color::White ? 0 : size_) + index;
+  const std::uint64_t b = i / kBlockSize;
+  std::uint64_t skip = i % kBlockSize;
+  Code found = kDrawCode;
+  walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {
+    if (skip < n) {
+      found = c;
+      return false;
+    }
+    skip -= n;
+    return true;
+  });
+  return found;
+}
+
+std::vector<Code> SliceFile::decode_all() const {
+  std::vector<Code> out;
+  out.reserve(2 * size_);
+  for (std::size_t b = 0; b + 1 < offsets_.size(); ++b)
+    walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {
+      out.insert(out.end(), n, c);
+      return true;
+    });
+  return out;
+}
+
+}  // namespace damas::egdb

@@ -1,0 +1,355 @@
+// Endgame databases: numbering, values against an independent solver, known results, files,
+// resume, verify, and the engine converting won positions with them.
+#include <unistd.h>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "damas/core/game.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
+#include "damas/egdb/egdb.h"
+#include "damas/engine/engine.h"
+
+using namespace damas;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A scratch directory removed when the test program ends.
+struct ScratchDir {
+  fs::path path = fs::temp_directory_path() / ("damas_egdb_test_" + std::to_string(getpid()));
+  ScratchDir() { fs::create_directories(path); }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+const fs::path& scratch() {
+  static const ScratchDir dir;
+  return dir.path;
+}
+
+// The databases up to `pieces`, built once for this test binary: ctest runs each case in its own
+// process, so they live in a directory named after the binary's time stamp, and a later process
+// resumes (reuses) what an earlier one built.
+fs::path shared_cache() {
+  std::error_code ec;
+  const auto stamp = fs::last_write_time("/proc/self/exe", ec).time_since_epoch().count();
+  std::string name = "damas_egdb_test_cache_";
+  name += std::to_string(stamp);
+  return fs::temp_directory_path() / name;
+}
+
+const std::string& built(int pieces) {
+  static std::map<int, std::string> dirs;
+  auto it = dirs.find(pieces);
+  if (it != dirs.end()) return it->second;
+  egdb::BuildOptions o;
+  std::string name = "p";
+  name += std::to_string(pieces);
+  o.dir = (shared_cache() / name).string();
+  o.pieces = pieces;
+  o.threads = 2;
+  const Expected<egdb::BuildReport> r = egdb::build(o);
+  REQUIRE(r.has_value());
+  return dirs.emplace(pieces, o.dir).first->second;
+}
+
+// Opened once per test run too.
+std::shared_ptr<const egdb::Database> database(int pieces) {
+  static std::map<int, std::shared_ptr<const egdb::Database>> open;
+  if (const auto it = open.find(pieces); it != open.end()) return it->second;
+  const auto db = egdb::Database::open(built(pieces), pieces);
+  REQUIRE(db.has_value());
+  return open.emplace(pieces, *db).first->second;
+}
+
+egdb::Value probe(const char* fen) {
+  const Expected<Position> p = parse_fen(fen);
+  REQUIRE(p.has_value());
+  const std::optional<egdb::Value> v = database(4)->probe(*p);
+  REQUIRE(v.has_value());
+  return *v;
+}
+
+std::vector<std::uint8_t> bytes_of(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// ---- An independent solver: every placement of up to 3 pieces, solved level by level -----
+
+struct BruteKey {
+  Bitboard white, black, kings;
+  Color stm;
+  auto operator<=>(const BruteKey&) const = default;
+};
+BruteKey key_of(const Position& p) {
+  return {p.pieces(Color::White), p.pieces(Color::Black), p.kings(), p.side_to_move()};
+}
+
+// Every position with 1..max pieces (a side may have none), men off their crowning rows.
+void enumerate(int max, std::vector<Position>& out) {
+  struct Rec {
+    static void place(int left, int from, Bitboard w, Bitboard b, Bitboard k, std::vector<Position>& out) {
+      if (w | b)
+        for (Color c : {Color::White, Color::Black}) out.push_back(Position::from_pieces(w, b, k, c));
+      if (left == 0) return;
+      for (int n = from; n <= 32; ++n) {
+        const Bitboard s = bb(square_from_number(n));
+        for (int kind = 0; kind < 4; ++kind) {
+          const bool white = kind % 2 == 0, king = kind >= 2;
+          if (!king && (s & (white ? kWhitePromotionRow : kBlackPromotionRow))) continue;
+          place(left - 1, n + 1, white ? w | s : w, white ? b : b | s, king ? k | s : k, out);
+        }
+      }
+    }
+  };
+  Rec::place(max, 1, 0, 0, 0, out);
+}
+
+std::map<BruteKey, egdb::Value> brute_force(int max) {
+  std::vector<Position> all;
+  enumerate(max, all);
+  std::map<BruteKey, std::size_t> id;
+  for (std::size_t i = 0; i < all.size(); ++i) id.emplace(key_of(all[i]), i);
+  std::vector<std::vector<std::size_t>> children(all.size());
+  MoveList moves;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    generate_legal_moves(all[i], moves);
+    for (const Move& m : moves) children[i].push_back(id.at(key_of(all[i].after(m))));
+  }
+  std::vector<int> level(all.size(), -1);  // distance once known
+  for (int l = 0;; ++l) {
+    std::vector<std::size_t> settled;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (level[i] >= 0) continue;
+      bool done = false;
+      if (l % 2 == 1) {  // a win: some move to a loss in l - 1
+        for (std::size_t c : children[i]) done = done || level[c] == l - 1;
+      } else {  // a loss: every move to a known win, the longest in l - 1
+        int longest = -1;
+        bool all_wins = true;
+        for (std::size_t c : children[i]) {
+          all_wins = all_wins && level[c] >= 0 && level[c] % 2 == 1;
+          longest = std::max(longest, level[c]);
+        }
+        done = all_wins && longest == l - 1;
+      }
+      if (done) settled.push_back(i);
+    }
+    if (settled.empty()) break;
+    for (std::size_t i : settled) level[i] = l;
+  }
+  std::map<BruteKey, egdb::Value> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    out[key_of(all[i])] =
+        level[i] < 0 ? egdb::Value{} : egdb::Value{level[i] % 2 ? egdb::Wdl::Win : egdb::Wdl::Loss, level[i]};
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("egdb: the numbering of a slice covers each position once", "[egdb]") {
+  for (const egdb::Material m :
+       {egdb::Material{0, 1, 0, 2}, egdb::Material{2, 0, 1, 0}, egdb::Material{1, 1, 1, 0}}) {
+    const egdb::SliceIndex index(m);
+    std::uint64_t valid = 0;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      const std::optional<Position> p = index.position_of(i, Color::Black);
+      if (!p) continue;
+      ++valid;
+      REQUIRE(index.index_of(*p) == i);
+      REQUIRE(egdb::material_of(*p) == m);
+      REQUIRE((p->men(Color::White) & kWhitePromotionRow) == 0);
+      REQUIRE((p->men(Color::Black) & kBlackPromotionRow) == 0);
+    }
+    // Placements counted by hand: kings anywhere free, men off their crowning rows.
+    if (m == egdb::Material{0, 1, 0, 2}) CHECK(valid == 32 * (31 * 30 / 2));
+    // Two white men on 5-32 and a black man on 1-28 on another square.
+    if (m == egdb::Material{2, 0, 1, 0}) CHECK(valid == 4 * (28 * 27 / 2) + 24 * (28 * 27 / 2 - 27));
+    if (m == egdb::Material{1, 1, 1, 0}) CHECK(valid == (4 * 28 + 24 * 27) * 30);
+  }
+}
+
+TEST_CASE("egdb: every value up to 3 pieces matches an independent solver", "[egdb]") {
+  const std::map<BruteKey, egdb::Value> truth = brute_force(3);
+  const auto db = database(3);
+  egdb::ProbeCache cache;
+  std::uint64_t compared = 0;
+  for (const egdb::Material& m : egdb::slices_up_to(3)) {
+    const egdb::SliceIndex index(m);
+    for (Color stm : {Color::White, Color::Black})
+      for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const std::optional<Position> p = index.position_of(i, stm);
+        if (!p) continue;
+        const std::optional<egdb::Value> v = db->probe(*p, &cache);
+        REQUIRE(v.has_value());
+        INFO(to_fen(*p));
+        REQUIRE(*v == truth.at(key_of(*p)));
+        ++compared;
+      }
+  }
+  CHECK(compared == 6976 + 392064);
+}
+
+TEST_CASE("egdb: the 4-piece databases agree with their moves (verify)", "[egdb]") {
+  const Expected<std::uint64_t> n = egdb::verify(built(4), 4, 2);
+  REQUIRE(n.has_value());
+  CHECK(*n == 12817672);
+}
+
+TEST_CASE("egdb: king against king is a draw", "[egdb]") {
+  CHECK(probe("W:WK1:BK32").wdl == egdb::Wdl::Draw);
+  CHECK(probe("B:WK1:BK32").wdl == egdb::Wdl::Draw);
+}
+
+TEST_CASE("egdb: three kings against a king holding the long diagonal draw", "[egdb]") {
+  CHECK(probe("B:WK1,K2,K3:BK22").wdl == egdb::Wdl::Draw);
+  CHECK(probe("W:WK1,K2,K3:BK22").wdl == egdb::Wdl::Draw);
+}
+
+TEST_CASE("egdb: three kings win when the long diagonal is theirs", "[egdb]") {
+  const egdb::Value v = probe("B:WK22,K1,K3:BK32");
+  CHECK(v.wdl == egdb::Wdl::Loss);
+  CHECK(v.plies == 20);
+}
+
+TEST_CASE("egdb: a man that cannot be stopped crowns and wins against a lone man", "[egdb]") {
+  const egdb::Value v = probe("W:W6:B13");
+  CHECK(v.wdl == egdb::Wdl::Win);
+  CHECK(v.plies == 7);
+  // With Black to move, Black's man is in time: a draw.
+  CHECK(probe("B:W6:B13").wdl == egdb::Wdl::Draw);
+}
+
+TEST_CASE("egdb: a pending capture is resolved through the slices after it", "[egdb]") {
+  // Black's king must take the white man on 18 (or lose it): the probe follows the capture.
+  const Expected<Position> p = parse_fen("B:WK29,18:BK4");
+  REQUIRE(p.has_value());
+  REQUIRE(has_capture(*p));
+  const egdb::Value v = probe("B:WK29,18:BK4");
+  MoveList moves;
+  generate_legal_moves(*p, moves);
+  egdb::ValueFold fold;
+  for (const Move& m : moves) fold.add_child(egdb::code_of(*database(4)->probe(p->after(m))));
+  CHECK(egdb::code_of(v) == fold.result());
+}
+
+TEST_CASE("egdb: an interrupted build resumes to identical files", "[egdb]") {
+  const fs::path dir = scratch() / "resume";
+  egdb::BuildOptions o;
+  o.dir = dir.string();
+  o.pieces = 3;
+  o.max_new_slices = 3;
+  const Expected<egdb::BuildReport> first = egdb::build(o);
+  REQUIRE(first.has_value());
+  CHECK(first->slices_computed == 3);
+  const std::size_t files =
+      static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+  CHECK(files == 3);
+  o.max_new_slices = 0;
+  const Expected<egdb::BuildReport> second = egdb::build(o);
+  REQUIRE(second.has_value());
+  CHECK(second->slices_reused == 3);
+  CHECK(second->slices_computed == static_cast<int>(egdb::slices_up_to(3).size()) - 3);
+  for (const egdb::Material& m : egdb::slices_up_to(3)) {
+    INFO(egdb::slice_name(m));
+    CHECK(bytes_of(dir / egdb::file_name(m)) == bytes_of(fs::path(built(3)) / egdb::file_name(m)));
+  }
+}
+
+TEST_CASE("egdb: verify reports a deliberately corrupted value", "[egdb]") {
+  const fs::path dir = scratch() / "corrupt";
+  fs::create_directories(dir);
+  for (const egdb::Material& m : egdb::slices_up_to(3))
+    fs::copy_file(fs::path(built(3)) / egdb::file_name(m), dir / egdb::file_name(m),
+                  fs::copy_options::overwrite_existing);
+  REQUIRE(egdb::verify(dir.string(), 3).has_value());
+  // Two kings against one: the first win stored (no capture pending) made a draw.
+  const egdb::Material m{0, 2, 0, 1};
+  const egdb::SliceIndex index(m);
+  const fs::path path = dir / egdb::file_name(m);
+  Expected<egdb::SliceFile> f = egdb::SliceFile::read(path.string());
+  REQUIRE(f.has_value());
+  std::vector<egdb::Code> codes = f->decode_all();
+  std::uint64_t i = 0;
+  for (; i < index.size(); ++i) {
+    const std::optional<Position> p = index.position_of(i, Color::White);
+    if (p && !has_capture(*p) && codes[i] != egdb::kDrawCode) break;
+  }
+  REQUIRE(i < index.size());
+  codes[i] = egdb::kDrawCode;
+  REQUIRE(egdb::SliceFile::from_codes(m, codes, f->stats()).write(path.string()).has_value());
+  const Expected<std::uint64_t> r = egdb::verify(dir.string(), 3);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("wm0wk2bm0bk1"));
+}
+
+TEST_CASE("egdb: the reader refuses a damaged or truncated file", "[egdb]") {
+  const fs::path src = fs::path(built(3)) / egdb::file_name(egdb::Material{0, 2, 0, 1});
+  std::vector<std::uint8_t> data = bytes_of(src);
+  const fs::path bad = scratch() / "bad.egdb";
+  data[data.size() / 2] ^= 0x10;
+  std::ofstream(bad, std::ios::binary)
+      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  const Expected<egdb::SliceFile> r = egdb::SliceFile::read(bad.string());
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("checksum"));
+  data.resize(20);
+  std::ofstream(bad, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  CHECK_FALSE(egdb::SliceFile::read(bad.string()).has_value());
+  CHECK_FALSE(egdb::SliceFile::read((scratch() / "missing.egdb").string()).has_value());
+}
+
+TEST_CASE("egdb: the engine refuses a database directory that is not there", "[egdb]") {
+  Engine e;
+  CHECK_FALSE(e.set_option("egdb-path", (scratch() / "nowhere").string()).has_value());
+  CHECK(e.options().get("egdb-path").empty());
+  CHECK(e.set_option("egdb-path", built(4)).has_value());
+}
+
+TEST_CASE("egdb: the engine converts a won position of every 4-piece slice", "[egdb]") {
+  const auto db = database(4);
+  Engine engine;
+  REQUIRE(engine.set_option("egdb-path", built(4)).has_value());
+  SearchLimits limits;
+  limits.depth = 4;
+  int converted = 0;
+  for (const egdb::Material& m : egdb::slices_up_to(4)) {
+    if (m.pieces() != 4) continue;
+    // The longest win of the slice with White to move (no capture pending).
+    const egdb::SliceIndex index(m);
+    const std::vector<egdb::Code> codes = db->slices().at(m).decode_all();
+    std::optional<Position> start;
+    int longest = -1;
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      const egdb::Value v = egdb::value_of(codes[i]);
+      if (v.wdl != egdb::Wdl::Win || v.plies <= longest) continue;
+      const std::optional<Position> p = index.position_of(i, Color::White);
+      if (!p || has_capture(*p)) continue;
+      longest = v.plies;
+      start = p;
+    }
+    if (!start) continue;
+    INFO(to_fen(*start) << " win in " << longest);
+    Game game(*start);
+    std::uint64_t hits = 0;
+    engine.new_game();
+    while (!game.over()) {
+      REQUIRE(engine.set_position(game.start(), game.moves()).has_value());
+      const SearchResult r =
+          engine.search(limits, GoMode::Think, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
+      REQUIRE(game.play(r.best).has_value());
+    }
+    CHECK(game.result() == GameResult::WhiteWins);
+    CHECK(game.moves().size() == static_cast<std::size_t>(longest));
+    CHECK(hits > 0);
+    ++converted;
+  }
+  CHECK(converted >= 20);
+}
