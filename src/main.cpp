@@ -26,6 +26,8 @@ constexpr Subcommand kSubcommands[] = {
     {"bench", "fixed-depth search of the bench positions: node signature and speed", damas::cli::bench_main},
     {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match",
      damas::cli::dxp_main},
+    {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
+     damas::cli::datagen_main},
 };
 
 void print_help() {

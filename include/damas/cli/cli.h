@@ -26,6 +26,7 @@ int tactics_main(const Args& args);
 int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);
+int datagen_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>
