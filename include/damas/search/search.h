@@ -6,10 +6,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "damas/core/position.h"
 #include "damas/eval/eval.h"
+#include "damas/eval/learned.h"
 #include "damas/search/level.h"
 #include "damas/search/limits.h"
 #include "damas/search/tt.h"
@@ -59,8 +61,9 @@ struct SearchRequest {
   int multipv = 1;
   double move_overhead = 0.03;  // seconds
   EvalWeights weights;
-  LevelParams level;       // strength limits (full strength: no limits)
-  std::uint64_t seed = 0;  // randomness of weak levels and evaluation noise
+  std::shared_ptr<const LearnedWeights> learned;  // set: the learned evaluation; null: classic
+  LevelParams level;                              // strength limits (full strength: no limits)
+  std::uint64_t seed = 0;                         // randomness of weak levels and evaluation noise
   SearchTuning tuning;
 };
 
