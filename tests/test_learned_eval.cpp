@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "damas/core/text_lines.h"
 #include "damas/core/training_data.h"
 #include "damas/engine/engine.h"
+#include "damas/eval/eval.h"
 #include "damas/eval/learned.h"
 #include "eval_test_helpers.h"
 
@@ -35,7 +37,8 @@ LearnedWeights synthetic_weights() {
   for (std::size_t i = 0; i < w.w1.size(); ++i)
     w.w1[i] = static_cast<std::int16_t>(static_cast<int>(i * 37 % 61) - 30);
   for (std::size_t i = 0; i < w.b1.size(); ++i) w.b1[i] = static_cast<std::int16_t>(i % 7 * 9);
-  for (std::size_t i = 0; i < w.w2.size(); ++i) w.w2[i] = static_cast<std::int32_t>(i * 13 % 41) - 20;
+  for (std::size_t i = 0; i < w.w2.size(); ++i)
+    w.w2[i] = static_cast<std::int16_t>(static_cast<int>(i * 13 % 41) - 20);
   for (std::size_t i = 0; i < w.b2.size(); ++i) w.b2[i] = static_cast<std::int32_t>(i * 100) - 500;
   for (std::size_t i = 0; i < w.w3.size(); ++i) w.w3[i] = static_cast<std::int32_t>(i * 53 % 97) - 48;
   w.b3 = 77;
@@ -200,4 +203,24 @@ TEST_CASE("eval option chooses between classic and learned evaluation", "[learne
   REQUIRE(learned.set_option("eval", "classic"));
   learned.new_game();
   CHECK(learned.search(limits, GoMode::Analyze).nodes == a.nodes);
+}
+
+// A measurement, not a test of behaviour (hidden): nanoseconds per evaluation of both evaluations.
+TEST_CASE("learned and classic evaluation speed", "[.][learned-speed]") {
+  const std::vector<Position> positions = test::random_quiet_positions(1, 200);
+  const EvalWeights classic;
+  const LearnedWeights& learned = builtin_learned_weights();
+  auto time_of = [&](auto&& eval) {
+    long sum = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < 50; ++r)
+      for (const Position& p : positions) sum += eval(p);
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    CHECK(sum != 0);
+    return ns / (50.0 * static_cast<double>(positions.size()));
+  };
+  const double c = time_of([&](const Position& p) { return evaluate(p, classic); });
+  const double l = time_of([&](const Position& p) { return evaluate_learned(p, learned); });
+  std::printf("%zu positions: classic %.1f ns/eval, learned %.1f ns/eval\n", positions.size(), c, l);
 }

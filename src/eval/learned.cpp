@@ -5,6 +5,10 @@
 #include <fstream>
 #include <iterator>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 #include "damas/core/training_data.h"
 
 namespace damas {
@@ -69,11 +73,27 @@ inline constexpr Score kMaxLearnedEval = kScoreWinThreshold / 2;
 
 using I16x16 = std::int16_t __attribute__((vector_size(32)));
 using I32x8 = std::int32_t __attribute__((vector_size(32)));
+// Out-parameter rather than a return value: returning a 32-byte vector by value is an ABI
+// question (GCC -Wpsabi) on builds without AVX.
 template <typename V, typename T>
-V load(const T* p) {
-  V v;
+void load(V& v, const T* p) {
   std::memcpy(&v, p, sizeof v);
-  return v;
+}
+
+// z[k] += a[0] w[2k] + a[1] w[2k+1] for the 8 lanes, a = the two int16 of `pair`.
+inline void add_pair_products(I32x8& z, std::int32_t pair, const std::int16_t* w) {
+#if defined(__AVX2__)
+  __m256i weights;
+  load(weights, w);
+  const __m256i products = _mm256_madd_epi16(_mm256_set1_epi32(pair), weights);
+  I32x8 sums;
+  load(sums, &products);
+  z += sums;
+#else
+  const auto a0 = static_cast<std::int16_t>(pair & 0xffff);
+  const auto a1 = static_cast<std::int16_t>(pair >> 16);
+  for (int k = 0; k < 8; ++k) z[k] += a0 * w[2 * k] + a1 * w[2 * k + 1];
+#endif
 }
 
 }  // namespace
@@ -110,7 +130,7 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
   in.read(w2);
   for (std::size_t j = 0; j < kLearnedHidden2; ++j)
     for (std::size_t i = 0; i < kLearnedHidden1; ++i)
-      w.w2[i * kLearnedHidden2 + j] = w2[j * kLearnedHidden1 + i];
+      w.w2[learned_w2_index(i, j)] = w2[j * kLearnedHidden1 + i];
   in.read(w.b2);
   in.read(w.w3);
   in.read(w.b3);
@@ -132,7 +152,7 @@ std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
   std::array<std::int16_t, kLearnedHidden2 * kLearnedHidden1> w2{};
   for (std::size_t j = 0; j < kLearnedHidden2; ++j)
     for (std::size_t i = 0; i < kLearnedHidden1; ++i)
-      w2[j * kLearnedHidden1 + i] = static_cast<std::int16_t>(w.w2[i * kLearnedHidden2 + j]);
+      w2[j * kLearnedHidden1 + i] = w.w2[learned_w2_index(i, j)];
   write_all(payload, w2);
   write_all(payload, w.b2);
   write_all(payload, w.w3);
@@ -175,29 +195,46 @@ Score evaluate_learned(const Position& p, const LearnedWeights& w) {
   // GCC/Clang vector types: AVX2 registers with -march=native here, SSE2 pairs without.
   static_assert(kLearnedHidden1 == 64 && kLearnedHidden2 == 16, "the loops below are unrolled for 64 x 16");
   const std::int16_t* b1 = w.b1.data();
-  I16x16 acc0 = load<I16x16>(b1), acc1 = load<I16x16>(b1 + 16), acc2 = load<I16x16>(b1 + 32),
-         acc3 = load<I16x16>(b1 + 48);
+  I16x16 acc0, acc1, acc2, acc3, row;
+  load(acc0, b1);
+  load(acc1, b1 + 16);
+  load(acc2, b1 + 32);
+  load(acc3, b1 + 48);
   for (int f = 0; f < n; ++f) {
-    const std::int16_t* row =
+    const std::int16_t* w1 =
         &w.w1[static_cast<std::size_t>(features[static_cast<std::size_t>(f)] * kLearnedHidden1)];
-    acc0 += load<I16x16>(row);
-    acc1 += load<I16x16>(row + 16);
-    acc2 += load<I16x16>(row + 32);
-    acc3 += load<I16x16>(row + 48);
+    load(row, w1);
+    acc0 += row;
+    load(row, w1 + 16);
+    acc1 += row;
+    load(row, w1 + 32);
+    acc2 += row;
+    load(row, w1 + 48);
+    acc3 += row;
   }
-  std::array<std::int16_t, kLearnedHidden1> a1;
+  const I16x16 zero{};
+  const I16x16 top = zero + 127;
+  acc0 = acc0 < zero ? zero : acc0 > top ? top : acc0;
+  acc1 = acc1 < zero ? zero : acc1 > top ? top : acc1;
+  acc2 = acc2 < zero ? zero : acc2 > top ? top : acc2;
+  acc3 = acc3 < zero ? zero : acc3 > top ? top : acc3;
+  alignas(32) std::array<std::int16_t, kLearnedHidden1> a1;
   std::memcpy(a1.data(), &acc0, sizeof acc0);
   std::memcpy(a1.data() + 16, &acc1, sizeof acc1);
   std::memcpy(a1.data() + 32, &acc2, sizeof acc2);
   std::memcpy(a1.data() + 48, &acc3, sizeof acc3);
-  // L2 input by input: clipped ReLU leaves many inputs at 0, which cost nothing.
-  I32x8 z0 = load<I32x8>(w.b2.data()), z1 = load<I32x8>(w.b2.data() + 8);
-  for (std::size_t i = 0; i < kLearnedHidden1; ++i) {
-    const int a = std::clamp<int>(a1[i], 0, 127);
-    if (a == 0) continue;
-    const std::int32_t* col = &w.w2[i * kLearnedHidden2];
-    z0 += a * load<I32x8>(col);
-    z1 += a * load<I32x8>(col + 8);
+  // L2 by input pairs (clipped ReLU leaves many at 0, which cost nothing): z[j] += a[i] w[i][j] +
+  // a[i+1] w[i+1][j], one multiply-add of int16 pairs into int32 (vpmaddwd) where AVX2 is on.
+  I32x8 z0, z1;
+  load(z0, w.b2.data());
+  load(z1, w.b2.data() + 8);
+  for (std::size_t i = 0; i < kLearnedHidden1; i += 2) {
+    std::int32_t pair;
+    std::memcpy(&pair, &a1[i], sizeof pair);
+    if (pair == 0) continue;
+    const std::int16_t* col = &w.w2[learned_w2_index(i, 0)];
+    add_pair_products(z0, pair, col);
+    add_pair_products(z1, pair, col + 16);
   }
   std::array<std::int32_t, kLearnedHidden2> z;
   std::memcpy(z.data(), &z0, sizeof z0);

@@ -41,11 +41,17 @@ inline constexpr int kLearnedHidden1 = 64;
 inline constexpr int kLearnedHidden2 = 16;
 inline constexpr std::uint32_t kLearnedWeightsVersion = 1;
 
+// Position in LearnedWeights::w2 of the weight from L1 output i to L2 output j.
+constexpr std::size_t learned_w2_index(std::size_t i, std::size_t j) {
+  return (i / 2) * (2 * kLearnedHidden2) + 2 * j + i % 2;
+}
+
 struct LearnedWeights {
-  alignas(64) std::array<std::int16_t, kLearnedInputs * kLearnedHidden1> w1{};
-  alignas(64) std::array<std::int16_t, kLearnedHidden1> b1{};
-  // Held input-major and widened ([64][16] int32) for the inner loop; the file stores int16 [16][64].
-  alignas(64) std::array<std::int32_t, kLearnedHidden1 * kLearnedHidden2> w2{};
+  alignas(32) std::array<std::int16_t, kLearnedInputs * kLearnedHidden1> w1{};
+  alignas(32) std::array<std::int16_t, kLearnedHidden1> b1{};
+  // Held as input pairs ([32][16][2], see learned_w2_index) for multiply-add of int16 pairs; the
+  // file stores [16][64].
+  alignas(32) std::array<std::int16_t, kLearnedHidden1 * kLearnedHidden2> w2{};
   std::array<std::int32_t, kLearnedHidden2> b2{};
   std::array<std::int32_t, kLearnedHidden2> w3{};
   std::int32_t b3 = 0;
