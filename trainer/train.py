@@ -55,8 +55,11 @@ def main():
     score = records["score"].astype(np.float32)
     result = data.result_for_side_to_move(records)
     target = args.lam / (1 + np.exp(-score / args.scale)) + (1 - args.lam) * result
+    # Reference: the validation loss of the search score itself (what the data's labeller knew).
+    searched = 1 / (1 + np.exp(-score[is_val] / args.scale))
     print(f"data: {len(records)} positions, {n_games} games ({val_games} for validation), "
-          f"read in {time.time() - t0:.1f} s", flush=True)
+          f"read in {time.time() - t0:.1f} s; validation loss of the search score itself "
+          f"{np.mean((searched - target[is_val]) ** 2):.5f}", flush=True)
 
     x_train, y_train = torch.from_numpy(x_all[~is_val]), torch.from_numpy(target[~is_val].astype(np.float32))
     x_val, y_val = torch.from_numpy(x_all[is_val]), torch.from_numpy(target[is_val].astype(np.float32))
