@@ -196,6 +196,7 @@ TEST_CASE("eval option chooses between classic and learned evaluation", "[learne
   limits.depth = 7;
   Engine classic;
   Engine learned;
+  REQUIRE(classic.set_option("eval", "classic"));
   REQUIRE(learned.set_option("eval", "learned"));
   const SearchResult a = classic.search(limits, GoMode::Analyze);
   const SearchResult b = learned.search(limits, GoMode::Analyze);

@@ -24,8 +24,8 @@ int bench_main(const Args& args) {
       "file", po::value<std::string>()->default_value(""),
       "positions, one FEN a line ('#' comments); default: the built-in bench/bench-positions.txt")(
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
-      "eval", po::value<std::string>()->default_value("classic"), "evaluation: classic or learned")(
-      "verbose,v", po::bool_switch(), "one line per position");
+      "eval", po::value<std::string>()->default_value(find_option(option::kEval)->default_value),
+      "evaluation: classic or learned")("verbose,v", po::bool_switch(), "one line per position");
   // The selective-search switches, for node counts of each feature against its absence.
   for (const std::string_view name : option::kSearchSwitches) {
     const OptionSpec* spec = find_option(name);

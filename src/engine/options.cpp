@@ -46,7 +46,7 @@ const std::vector<OptionSpec>& option_specs() {
        "milliseconds kept back on every move for communication delays"},
       {std::string(option::kEval),
        OptionType::Enum,
-       "classic",
+       "learned",
        0,
        0,
        {"classic", "learned"},
