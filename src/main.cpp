@@ -31,6 +31,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::dxp_main},
     {"serve", "the web board: play and analyse in a browser (HTTP on 127.0.0.1)", damas::cli::serve_main},
     {"egdb", "endgame databases: build --pieces N, verify, info, probe", damas::cli::egdb_main},
+    {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
+     damas::cli::datagen_main},
 };
 
 void print_help() {

@@ -8,46 +8,18 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/eval/eval.h"
+#include "eval_test_helpers.h"
 
 using namespace damas;
+using damas::test::colour_flip;
+using damas::test::random_quiet_positions;
 
 namespace {
-
-Bitboard rotate(Bitboard b) {
-  Bitboard r = 0;
-  for (int n = 1; n <= 32; ++n)
-    if (b & bb(square_from_number(n))) r |= bb(square_from_number(33 - n));
-  return r;
-}
-
-// The same position seen from the other side: board turned round, colours and mover swapped.
-Position colour_flip(const Position& p) {
-  return Position::from_pieces(rotate(p.pieces(Color::Black)), rotate(p.pieces(Color::White)),
-                               rotate(p.kings()), ~p.side_to_move(), p.reversible_plies());
-}
 
 Position fen(const char* text) {
   const Expected<Position> p = parse_fen(text);
   REQUIRE(p.has_value());
   return *p;
-}
-
-// Quiet positions (no capture pending) from random games, many reaching king endings.
-std::vector<Position> random_quiet_positions(unsigned seed, int games) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out;
-  for (int g = 0; g < games; ++g) {
-    Position p = Position::start();
-    for (int ply = 0; ply < 160; ++ply) {
-      MoveList moves;
-      generate_legal_moves(p, moves);
-      if (moves.empty()) break;
-      if (!has_capture(p)) out.push_back(p);
-      std::uniform_int_distribution<std::size_t> pick(0, moves.size() - 1);
-      p = p.after(moves[pick(rng)]);
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ int bench_main(const Args& args) {
       "file", po::value<std::string>()->default_value(""),
       "positions, one FEN a line ('#' comments); default: the built-in bench/bench-positions.txt")(
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
-      "verbose,v", po::bool_switch(), "one line per position");
+      "eval", po::value<std::string>()->default_value(find_option(option::kEval)->default_value),
+      "evaluation: classic or learned")("verbose,v", po::bool_switch(), "one line per position");
   // The selective-search switches, for node counts of each feature against its absence.
   for (const std::string_view name : option::kSearchSwitches) {
     const OptionSpec* spec = find_option(name);
@@ -53,7 +54,8 @@ int bench_main(const Args& args) {
   }
 
   std::vector<std::pair<std::string, std::string>> options = {
-      {std::string(option::kEvalFile), vm["eval-file"].as<std::string>()}};
+      {std::string(option::kEvalFile), vm["eval-file"].as<std::string>()},
+      {std::string(option::kEval), vm["eval"].as<std::string>()}};
   for (const std::string_view name : option::kSearchSwitches) {
     if (vm.count(std::string(name))) options.emplace_back(name, vm[std::string(name)].as<std::string>());
   }

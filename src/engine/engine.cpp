@@ -5,13 +5,17 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <random>
+#include <span>
 #include <thread>
 
 #include "damas/core/movegen.h"
 #include "damas/egdb/egdb.h"
+#include "damas/core/text_lines.h"
 #include "damas/eval/eval.h"
+#include "damas/eval/learned.h"
 #include "damas/search/level.h"
 #include "damas/search/search.h"
 #include "damas/search/tt.h"
@@ -40,6 +44,8 @@ struct Engine::Impl {
   Options options;
   EvalWeights weights;
   std::shared_ptr<const egdb::Database> egdb;
+  std::shared_ptr<const LearnedWeights> learned =
+      std::make_shared<const LearnedWeights>(builtin_learned_weights());
   LevelParams level;
   std::vector<Position> history{Position::start()};
   TranspositionTable tt{1};
@@ -67,21 +73,11 @@ struct Engine::Impl {
   bool on_search_thread() const { return std::this_thread::get_id() == thread.get_id(); }
 
   Status apply_option(std::string_view name, std::string_view value);
+  Status load_eval_file(const std::string& path);
   void loop();
 };
 
 Status Engine::Impl::apply_option(std::string_view name, std::string_view value) {
-  if (name == option::kEvalFile) {
-    EvalWeights w;
-    if (!value.empty()) {
-      Expected<EvalWeights> loaded = load_weights(std::string(value));
-      if (!loaded) return Error{loaded.error()};
-      w = *loaded;
-    }
-    if (Status s = options.set(name, value); !s) return s;
-    weights = w;
-    return Ok{};
-  }
   if (name == option::kEgdbPath || name == option::kEgdbPieces) {
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
@@ -95,6 +91,7 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
     egdb = std::move(db);
     return Ok{};
   }
+  if (name == option::kEvalFile) return load_eval_file(std::string(value));
   if (name == option::kHash) {
     // Memory is committed when the table is cleared: a table larger than half the machine's RAM
     // would get the process killed instead of an error.
@@ -115,6 +112,33 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
   } else if (name == option::kLevel) {
     if (std::optional<LevelParams> l = level_params(value)) level = *l;
   }
+  return Ok{};
+}
+
+// A learned-weights file is recognised by its magic; anything else is read as classic text
+// weights. Empty: both built-in. A bad file is an error and the current weights stay.
+Status Engine::Impl::load_eval_file(const std::string& path) {
+  EvalWeights w;
+  std::shared_ptr<const LearnedWeights> net =
+      std::make_shared<const LearnedWeights>(builtin_learned_weights());
+  if (!path.empty()) {
+    Expected<std::string> bytes = read_text_file(path, "evaluation file");
+    if (!bytes) return Error{bytes.error()};
+    const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()),
+                                             bytes->size());
+    if (is_learned_weights(raw)) {
+      Expected<LearnedWeights> loaded = parse_learned_weights(raw, path);
+      if (!loaded) return Error{loaded.error()};
+      net = std::make_shared<const LearnedWeights>(*loaded);
+    } else {
+      Expected<EvalWeights> loaded = parse_weights(*bytes, path);
+      if (!loaded) return Error{loaded.error()};
+      w = *loaded;
+    }
+  }
+  if (Status s = options.set(option::kEvalFile, path); !s) return s;
+  weights = w;
+  learned = std::move(net);
   return Ok{};
 }
 
@@ -221,6 +245,7 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.move_overhead = static_cast<double>(e.options.get_int(option::kMoveOverhead)) / 1000.0;
   r.weights = e.weights;
   r.egdb = e.egdb;
+  if (e.options.get(option::kEval) == "learned") r.learned = e.learned;
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (mode != GoMode::Analyze) r.level = e.level;
   r.multipv = std::max(static_cast<int>(e.options.get_int(option::kMultiPv)), r.level.candidates);

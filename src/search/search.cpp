@@ -140,7 +140,7 @@ Worker::Worker(Shared& shared, int id)
 }
 
 Score Worker::static_eval(const Position& pos) const {
-  Score s = evaluate(pos, request_.weights);
+  Score s = request_.learned ? evaluate_learned(pos, *request_.learned) : evaluate(pos, request_.weights);
   if (request_.level.eval_noise) s += eval_noise(pos.key(), request_.seed, request_.level.eval_noise);
   return std::clamp(s, -kScoreWinThreshold + 1, kScoreWinThreshold - 1);
 }

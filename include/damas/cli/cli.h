@@ -27,6 +27,7 @@ int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);
 int serve_main(const Args& args);
+int datagen_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 int match_main(const Args& args);
 int egdb_main(const Args& args);  // build, verify, info, probe, convert

@@ -51,6 +51,7 @@ inline constexpr std::string_view kPonder = "ponder";
 inline constexpr std::string_view kLevel = "level";                 // beginner easy medium hard full
 inline constexpr std::string_view kNumbering = "numbering";         // standard a1
 inline constexpr std::string_view kMoveOverhead = "move-overhead";  // ms kept back per move
+inline constexpr std::string_view kEval = "eval";                   // classic learned
 inline constexpr std::string_view kEvalFile = "eval-file";          // weights file; empty = built-in
 inline constexpr std::string_view kMultiPv = "multipv";             // lines searched and reported
 inline constexpr std::string_view kSeed = "seed";                   // 0 = random; else reproducible levels

@@ -13,6 +13,7 @@
 #include "damas/core/position.h"
 #include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
+#include "damas/eval/learned.h"
 #include "damas/search/level.h"
 #include "damas/search/limits.h"
 #include "damas/search/tt.h"
@@ -64,8 +65,9 @@ struct SearchRequest {
   int multipv = 1;
   double move_overhead = 0.03;  // seconds
   EvalWeights weights;
-  LevelParams level;       // strength limits (full strength: no limits)
-  std::uint64_t seed = 0;  // randomness of weak levels and evaluation noise
+  std::shared_ptr<const LearnedWeights> learned;  // set: the learned evaluation; null: classic
+  LevelParams level;                              // strength limits (full strength: no limits)
+  std::uint64_t seed = 0;                         // randomness of weak levels and evaluation noise
   SearchTuning tuning;
   // Endgame databases probed in the tree (null: none); positions with more pieces are searched.
   std::shared_ptr<const egdb::Database> egdb;

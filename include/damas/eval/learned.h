@@ -1,0 +1,77 @@
+// The learned evaluation: a small network trained by trainer/ on self-play data
+// (core/training_data.h), run in integer arithmetic.
+//
+// Inputs (128): for the side to move, its men and kings, then the opponent's men and kings, each
+// on the 32 squares seen from the side to move (Black's squares rotated 180 degrees: square n ->
+// 33 - n), so the evaluation is colour-symmetric by construction. Layers, with the quantization
+// the trainer exports (trainer/model.py):
+//
+//   L1  128 -> 64  int16 weights w1 = round(127 w), bias the same; the accumulator is summed from
+//                  scratch over the (at most 24) pieces; a1 = clamp(acc, 0, 127)
+//   L2   64 -> 16  int16 weights round(64 w), int32 bias round(127*64 b); a2 = clamp(z >> 6, 0, 127)
+//   L3   16 -> 1   int32 weights round(256*100/127 w), bias round(256*100 b); score = z >> 8
+//
+// so the score is the float network's output (in men) times 100, to within the quantization
+// error (measured by the trainer, bench/learned-eval.md).
+//
+// Weights file, version 1, little-endian:
+//   offset size  field
+//        0    8  magic "DAMASNN\0"
+//        8    4  version (1)
+//       12    4  inputs (128)    16  4  hidden 1 (64)    20  4  hidden 2 (16)
+//       24    8  checksum: FNV-1a 64 (core/training_data.h) over the payload
+//       32       payload: w1 int16[128][64] (input-major), b1 int16[64], w2 int16[16][64],
+//                b2 int32[16], w3 int32[16], b3 int32
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "damas/core/expected.h"
+#include "damas/core/position.h"
+#include "damas/core/types.h"
+
+namespace damas {
+
+inline constexpr int kLearnedInputs = 128;
+inline constexpr int kLearnedHidden1 = 64;
+inline constexpr int kLearnedHidden2 = 16;
+inline constexpr std::uint32_t kLearnedWeightsVersion = 1;
+
+// Position in LearnedWeights::w2 of the weight from L1 output i to L2 output j.
+constexpr std::size_t learned_w2_index(std::size_t i, std::size_t j) {
+  return (i / 2) * (2 * kLearnedHidden2) + 2 * j + i % 2;
+}
+
+struct LearnedWeights {
+  alignas(32) std::array<std::int16_t, kLearnedInputs * kLearnedHidden1> w1{};
+  alignas(32) std::array<std::int16_t, kLearnedHidden1> b1{};
+  // Held as input pairs ([32][16][2], see learned_w2_index) for multiply-add of int16 pairs; the
+  // file stores [16][64].
+  alignas(32) std::array<std::int16_t, kLearnedHidden1 * kLearnedHidden2> w2{};
+  std::array<std::int32_t, kLearnedHidden2> b2{};
+  std::array<std::int32_t, kLearnedHidden2> w3{};
+  std::int32_t b3 = 0;
+};
+
+// True if the bytes start like a learned-weights file (so eval-file can tell it from classic
+// text weights).
+bool is_learned_weights(std::span<const unsigned char> bytes);
+Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> bytes,
+                                               const std::string& source = "learned weights");
+Expected<LearnedWeights> load_learned_weights(const std::string& path);
+std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w);
+// The weights file embedded at build time (src/eval/learned.dnn, generated learned_weights.cpp)
+// and its parsed weights.
+std::span<const unsigned char> builtin_learned_weights_file();
+const LearnedWeights& builtin_learned_weights();
+
+// The 128 input indices of p's pieces (side to move's view); returns how many.
+int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>& out);
+// Score of p for the side to move, 1/100 man; like evaluate(), never a mate score.
+Score evaluate_learned(const Position& p, const LearnedWeights& w);
+
+}  // namespace damas

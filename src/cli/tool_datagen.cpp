@@ -1,0 +1,132 @@
+// `damas datagen`: self-play training data for the learned evaluation (match/datagen.h), written
+// as a training-data file (core/training_data.h).
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "damas/cli/cli.h"
+#include "damas/match/datagen.h"
+
+namespace po = boost::program_options;
+
+namespace damas::cli {
+
+namespace {
+
+std::string default_ballots_path() { return std::string(DAMAS_SOURCE_DIR) + "/bench/ballots-brazilian.txt"; }
+
+// "K/N" with 0 <= K < N.
+bool parse_shard(const std::string& text, int& k, int& n) {
+  const char* end = text.data() + text.size();
+  const auto [slash, ec1] = std::from_chars(text.data(), end, k);
+  if (ec1 != std::errc{} || slash == end || *slash != '/') return false;
+  const auto [rest, ec2] = std::from_chars(slash + 1, end, n);
+  return ec2 == std::errc{} && rest == end && n >= 1 && k >= 0 && k < n;
+}
+
+class Progress {
+ public:
+  Progress(int total, bool terminal) : total_(total), terminal_(terminal) {}
+  void update(int games, std::uint64_t positions) {
+    const double s = seconds();
+    const double rate = s > 0 ? static_cast<double>(positions) / s : 0;
+    if (terminal_) {
+      constexpr int kWidth = 30;
+      const int filled = total_ > 0 ? kWidth * games / total_ : kWidth;
+      std::fprintf(stderr, "\r[%s%s] games %d/%d  positions %llu  %.0f pos/s ",
+                   std::string(filled, '#').c_str(), std::string(kWidth - filled, ' ').c_str(), games, total_,
+                   static_cast<unsigned long long>(positions), rate);
+    } else if (total_ < 20 || games % (total_ / 20) == 0) {  // a log file gets 20 lines
+      std::fprintf(stderr, "games %d/%d  positions %llu  %.0f pos/s  %.0f s\n", games, total_,
+                   static_cast<unsigned long long>(positions), rate, s);
+    }
+  }
+  void done() const {
+    if (terminal_) std::fprintf(stderr, "\n");
+  }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  int total_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+int datagen_main(const Args& args) {
+  po::options_description desc(
+      "damas datagen --output FILE [--games N] [--nodes N] [--threads T] [--seed S] [--shard K/N] [--eval "
+      "E]");
+  desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                 "training-data file to write")(
+      "games", po::value<int>()->default_value(100), "games to play (of this shard)")(
+      "nodes", po::value<std::uint64_t>()->default_value(5000), "node budget per move")(
+      "threads", po::value<int>()->default_value(1), "games played at once (one search thread each)")(
+      "seed", po::value<std::uint64_t>()->default_value(1), "random seed: the same seed gives the same file")(
+      "shard", po::value<std::string>()->default_value("0/1"), "K/N: this is shard K of N disjoint shards")(
+      "ballots", po::value<std::string>()->default_value(default_ballots_path()),
+      "openings file (ballots); half the games start from them, half from random plies")(
+      "random-plies", po::value<int>()->default_value(8), "random plies from the start for a random opening")(
+      "max-plies", po::value<int>()->default_value(400), "a longer game is a draw")(
+      "engine", po::value<std::string>()->default_value(""),
+      "engine options, name=value (e.g. \"eval=learned eval-file=x.nnue hash=8\")");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("datagen", args, desc, vm)) return *exit_code;
+  auto fail = [](const std::string& message) {
+    std::cerr << "damas datagen: " << message << "\n";
+    return 2;
+  };
+  if (!vm.count("output")) return fail("give an --output file");
+
+  DatagenConfig config;
+  Expected<OptionList> options = parse_option_list("hash=8 " + vm["engine"].as<std::string>());
+  if (!options) return fail("--engine: " + options.error());
+  config.options = std::move(options).value();
+  Expected<std::vector<Opening>> ballots = load_openings(vm["ballots"].as<std::string>());
+  if (!ballots) return fail(ballots.error());
+  config.ballots = std::move(ballots).value();
+  config.games = vm["games"].as<int>();
+  config.nodes = vm["nodes"].as<std::uint64_t>();
+  config.threads = vm["threads"].as<int>();
+  config.seed = vm["seed"].as<std::uint64_t>();
+  config.random_plies = vm["random-plies"].as<int>();
+  config.max_plies = vm["max-plies"].as<int>();
+  if (!parse_shard(vm["shard"].as<std::string>(), config.shard, config.shards))
+    return fail("--shard takes K/N with 0 <= K < N, not \"" + vm["shard"].as<std::string>() + "\"");
+  if (config.threads > 64) return fail("--threads must be at most 64");
+  if (Status s = validate(config); !s) return fail(s.error());
+
+  const std::string path = vm["output"].as<std::string>();
+  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
+  if (!created) return fail(created.error());
+  TrainingDataWriter writer = std::move(created).value();
+  Progress progress(config.games, isatty(STDERR_FILENO) != 0);
+  int games = 0;
+  int results[3] = {0, 0, 0};
+  const Status run = run_datagen(config, [&](const DatagenGame& g) -> Status {
+    for (const TrainingRecord& r : g.records)
+      if (Status s = writer.write(r); !s) return s;
+    ++games;
+    ++results[g.result == GameResult::WhiteWins ? 0 : g.result == GameResult::Draw ? 1 : 2];
+    progress.update(games, writer.count());
+    return Ok{};
+  });
+  progress.done();
+  if (!run) return fail(run.error());
+  if (Status s = writer.finish(); !s) return fail(s.error());
+  const double seconds = progress.seconds();
+  std::printf(
+      "games %d (white %d, draws %d, black %d)\npositions %llu\ntime %.1f s\npositions per hour %.0f\n",
+      games, results[0], results[1], results[2], static_cast<unsigned long long>(writer.count()), seconds,
+      seconds > 0 ? static_cast<double>(writer.count()) / seconds * 3600 : 0.0);
+  return 0;
+}
+
+}  // namespace damas::cli

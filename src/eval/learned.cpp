@@ -1,0 +1,248 @@
+#include "damas/eval/learned.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "damas/core/training_data.h"
+
+namespace damas {
+namespace {
+
+constexpr std::array<char, 8> kMagic = {'D', 'A', 'M', 'A', 'S', 'N', 'N', '\0'};
+constexpr std::size_t kHeaderBytes = 32;
+constexpr std::size_t kPayloadBytes =
+    sizeof(std::int16_t) *
+        (kLearnedInputs * kLearnedHidden1 + kLearnedHidden1 + kLearnedHidden2 * kLearnedHidden1) +
+    sizeof(std::int32_t) * (2 * kLearnedHidden2 + 1);
+
+std::uint64_t get_le(const unsigned char* in, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{in[i]} << (8 * i);
+  return v;
+}
+void put_le(std::vector<unsigned char>& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+}
+
+// Reads little-endian integers of one type from the payload in order.
+class PayloadReader {
+ public:
+  explicit PayloadReader(const unsigned char* p) : p_(p) {}
+  template <typename T, std::size_t N>
+  void read(std::array<T, N>& out) {
+    for (T& v : out) read(v);
+  }
+  template <typename T>
+  void read(T& v) {
+    using U = std::make_unsigned_t<T>;
+    v = static_cast<T>(static_cast<U>(get_le(p_, sizeof(T))));
+    p_ += sizeof(T);
+  }
+
+ private:
+  const unsigned char* p_;
+};
+
+template <typename T, std::size_t N>
+void write_all(std::vector<unsigned char>& out, const std::array<T, N>& values) {
+  for (T v : values) put_le(out, static_cast<std::make_unsigned_t<T>>(v), sizeof(T));
+}
+
+// Feature index of each bit of the padded layout, from White's and from Black's view.
+struct SquareIndex {
+  std::array<std::array<std::uint8_t, kBitboardBits>, 2> of{};
+};
+constexpr SquareIndex make_square_index() {
+  SquareIndex t;
+  for (int n = 1; n <= rules::kBoardSquares; ++n) {
+    const int bit = square_from_number(n).bit;
+    t.of[0][static_cast<std::size_t>(bit)] = static_cast<std::uint8_t>(n - 1);
+    t.of[1][static_cast<std::size_t>(bit)] = static_cast<std::uint8_t>(rules::kBoardSquares - n);
+  }
+  return t;
+}
+inline constexpr SquareIndex kSquareIndex = make_square_index();
+
+inline constexpr Score kMaxLearnedEval = kScoreWinThreshold / 2;
+
+using I16x16 = std::int16_t __attribute__((vector_size(32)));
+using I32x8 = std::int32_t __attribute__((vector_size(32)));
+// Out-parameter rather than a return value: returning a 32-byte vector by value is an ABI
+// question (GCC -Wpsabi) on builds without AVX.
+template <typename V, typename T>
+void load(V& v, const T* p) {
+  std::memcpy(&v, p, sizeof v);
+}
+
+// z[k] += a[0] w[2k] + a[1] w[2k+1] for the 8 lanes, a = the two int16 of `pair`.
+inline void add_pair_products(I32x8& z, std::int32_t pair, const std::int16_t* w) {
+#if defined(__AVX2__)
+  __m256i weights;
+  load(weights, w);
+  const __m256i products = _mm256_madd_epi16(_mm256_set1_epi32(pair), weights);
+  I32x8 sums;
+  load(sums, &products);
+  z += sums;
+#else
+  const auto a0 = static_cast<std::int16_t>(pair & 0xffff);
+  const auto a1 = static_cast<std::int16_t>(pair >> 16);
+  for (int k = 0; k < 8; ++k) z[k] += a0 * w[2 * k] + a1 * w[2 * k + 1];
+#endif
+}
+
+}  // namespace
+
+bool is_learned_weights(std::span<const unsigned char> bytes) {
+  return bytes.size() >= kMagic.size() && std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) == 0;
+}
+
+Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> bytes,
+                                               const std::string& source) {
+  const std::string where = source + ": ";
+  if (!is_learned_weights(bytes)) return Error{where + "not a damas learned-weights file"};
+  if (bytes.size() < kHeaderBytes) return Error{where + "truncated header"};
+  const std::uint64_t version = get_le(&bytes[8], 4);
+  if (version != kLearnedWeightsVersion)
+    return Error{where + "weights version " + std::to_string(version) + ", this build reads version " +
+                 std::to_string(kLearnedWeightsVersion)};
+  if (get_le(&bytes[12], 4) != kLearnedInputs || get_le(&bytes[16], 4) != kLearnedHidden1 ||
+      get_le(&bytes[20], 4) != kLearnedHidden2)
+    return Error{where + "network shape " + std::to_string(get_le(&bytes[12], 4)) + "x" +
+                 std::to_string(get_le(&bytes[16], 4)) + "x" + std::to_string(get_le(&bytes[20], 4)) +
+                 ", this build runs " + std::to_string(kLearnedInputs) + "x" +
+                 std::to_string(kLearnedHidden1) + "x" + std::to_string(kLearnedHidden2)};
+  if (bytes.size() != kHeaderBytes + kPayloadBytes)
+    return Error{where + "size " + std::to_string(bytes.size()) + " bytes, expected " +
+                 std::to_string(kHeaderBytes + kPayloadBytes) + " (truncated or padded)"};
+  if (fnv1a64(bytes.data() + kHeaderBytes, kPayloadBytes) != get_le(&bytes[24], 8))
+    return Error{where + "checksum mismatch (corrupt file)"};
+  LearnedWeights w;
+  PayloadReader in(bytes.data() + kHeaderBytes);
+  in.read(w.w1);
+  in.read(w.b1);
+  std::array<std::int16_t, kLearnedHidden2 * kLearnedHidden1> w2{};
+  in.read(w2);
+  for (std::size_t j = 0; j < kLearnedHidden2; ++j)
+    for (std::size_t i = 0; i < kLearnedHidden1; ++i)
+      w.w2[learned_w2_index(i, j)] = w2[j * kLearnedHidden1 + i];
+  in.read(w.b2);
+  in.read(w.w3);
+  in.read(w.b3);
+  return w;
+}
+
+Expected<LearnedWeights> load_learned_weights(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot read learned weights " + path};
+  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
+  return parse_learned_weights(bytes, path);
+}
+
+std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
+  std::vector<unsigned char> payload;
+  write_all(payload, w.w1);
+  write_all(payload, w.b1);
+  std::array<std::int16_t, kLearnedHidden2 * kLearnedHidden1> w2{};
+  for (std::size_t j = 0; j < kLearnedHidden2; ++j)
+    for (std::size_t i = 0; i < kLearnedHidden1; ++i)
+      w2[j * kLearnedHidden1 + i] = w.w2[learned_w2_index(i, j)];
+  write_all(payload, w2);
+  write_all(payload, w.b2);
+  write_all(payload, w.w3);
+  put_le(payload, static_cast<std::uint32_t>(w.b3), 4);
+  std::vector<unsigned char> out(kMagic.begin(), kMagic.end());
+  put_le(out, kLearnedWeightsVersion, 4);
+  put_le(out, kLearnedInputs, 4);
+  put_le(out, kLearnedHidden1, 4);
+  put_le(out, kLearnedHidden2, 4);
+  put_le(out, fnv1a64(payload.data(), payload.size()), 8);
+  out.insert(out.end(), payload.begin(), payload.end());
+  return out;
+}
+
+const LearnedWeights& builtin_learned_weights() {
+  // Checked by tests/test_learned_eval.cpp; an unreadable embedded file would be a build defect.
+  static const LearnedWeights kWeights = [] {
+    Expected<LearnedWeights> w =
+        parse_learned_weights(builtin_learned_weights_file(), "built-in learned weights");
+    return w ? *w : LearnedWeights{};
+  }();
+  return kWeights;
+}
+
+int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>& out) {
+  const Color us = p.side_to_move();
+  const auto& index = kSquareIndex.of[us == Color::White ? 0 : 1];
+  const std::array<Bitboard, 4> sets = {p.men(us), p.kings(us), p.men(~us), p.kings(~us)};
+  int n = 0;
+  for (int s = 0; s < 4; ++s) {
+    for (Bitboard b = sets[static_cast<std::size_t>(s)]; b;)
+      out[static_cast<std::size_t>(n++)] = 32 * s + index[pop_lowest(b).bit];
+  }
+  return n;
+}
+
+Score evaluate_learned(const Position& p, const LearnedWeights& w) {
+  std::array<int, 2 * rules::kMenPerSide> features;
+  const int n = learned_features(p, features);
+  // GCC/Clang vector types: AVX2 registers with -march=native here, SSE2 pairs without.
+  static_assert(kLearnedHidden1 == 64 && kLearnedHidden2 == 16, "the loops below are unrolled for 64 x 16");
+  const std::int16_t* b1 = w.b1.data();
+  I16x16 acc0, acc1, acc2, acc3, row;
+  load(acc0, b1);
+  load(acc1, b1 + 16);
+  load(acc2, b1 + 32);
+  load(acc3, b1 + 48);
+  for (int f = 0; f < n; ++f) {
+    const std::int16_t* w1 =
+        &w.w1[static_cast<std::size_t>(features[static_cast<std::size_t>(f)] * kLearnedHidden1)];
+    load(row, w1);
+    acc0 += row;
+    load(row, w1 + 16);
+    acc1 += row;
+    load(row, w1 + 32);
+    acc2 += row;
+    load(row, w1 + 48);
+    acc3 += row;
+  }
+  const I16x16 zero{};
+  const I16x16 top = zero + 127;
+  acc0 = acc0 < zero ? zero : acc0 > top ? top : acc0;
+  acc1 = acc1 < zero ? zero : acc1 > top ? top : acc1;
+  acc2 = acc2 < zero ? zero : acc2 > top ? top : acc2;
+  acc3 = acc3 < zero ? zero : acc3 > top ? top : acc3;
+  alignas(32) std::array<std::int16_t, kLearnedHidden1> a1;
+  std::memcpy(a1.data(), &acc0, sizeof acc0);
+  std::memcpy(a1.data() + 16, &acc1, sizeof acc1);
+  std::memcpy(a1.data() + 32, &acc2, sizeof acc2);
+  std::memcpy(a1.data() + 48, &acc3, sizeof acc3);
+  // L2 by input pairs (clipped ReLU leaves many at 0, which cost nothing): z[j] += a[i] w[i][j] +
+  // a[i+1] w[i+1][j], one multiply-add of int16 pairs into int32 (vpmaddwd) where AVX2 is on.
+  I32x8 z0, z1;
+  load(z0, w.b2.data());
+  load(z1, w.b2.data() + 8);
+  for (std::size_t i = 0; i < kLearnedHidden1; i += 2) {
+    std::int32_t pair;
+    std::memcpy(&pair, &a1[i], sizeof pair);
+    if (pair == 0) continue;
+    const std::int16_t* col = &w.w2[learned_w2_index(i, 0)];
+    add_pair_products(z0, pair, col);
+    add_pair_products(z1, pair, col + 16);
+  }
+  std::array<std::int32_t, kLearnedHidden2> z;
+  std::memcpy(z.data(), &z0, sizeof z0);
+  std::memcpy(z.data() + 8, &z1, sizeof z1);
+  std::int64_t out = w.b3;
+  for (std::size_t j = 0; j < kLearnedHidden2; ++j)
+    out += std::int64_t{std::clamp(z[j] >> 6, 0, 127)} * w.w3[j];
+  return static_cast<Score>(std::clamp<std::int64_t>(out >> 8, -kMaxLearnedEval, kMaxLearnedEval));
+}
+
+}  // namespace damas

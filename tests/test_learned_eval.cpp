@@ -1,0 +1,227 @@
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "damas/core/notation.h"
+#include "damas/core/text_lines.h"
+#include "damas/core/training_data.h"
+#include "damas/engine/engine.h"
+#include "damas/eval/eval.h"
+#include "damas/eval/learned.h"
+#include "eval_test_helpers.h"
+
+using namespace damas;
+
+namespace {
+
+std::string check_file() { return std::string(DAMAS_SOURCE_DIR) + "/tests/data/learned-eval-positions.txt"; }
+
+// Largest |integer - float| the check file may show, 1/100 man: the rounding of ~100 weights
+// per output; the trainer prints the measured error on its validation set (bench/learned-eval.md).
+constexpr double kQuantizationBound = 35.0;
+
+void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Arbitrary but fixed small weights, different from the built-in ones.
+LearnedWeights synthetic_weights() {
+  LearnedWeights w;
+  for (std::size_t i = 0; i < w.w1.size(); ++i)
+    w.w1[i] = static_cast<std::int16_t>(static_cast<int>(i * 37 % 61) - 30);
+  for (std::size_t i = 0; i < w.b1.size(); ++i) w.b1[i] = static_cast<std::int16_t>(i % 7 * 9);
+  for (std::size_t i = 0; i < w.w2.size(); ++i)
+    w.w2[i] = static_cast<std::int16_t>(static_cast<int>(i * 13 % 41) - 20);
+  for (std::size_t i = 0; i < w.b2.size(); ++i) w.b2[i] = static_cast<std::int32_t>(i * 100) - 500;
+  for (std::size_t i = 0; i < w.w3.size(); ++i) w.w3[i] = static_cast<std::int32_t>(i * 53 % 97) - 48;
+  w.b3 = 77;
+  return w;
+}
+
+// Every line "FEN | integer score | float score" of a trainer check file: the engine must give
+// the integer score exactly, which must be within the quantization bound of the float one.
+int check_against_trainer(const std::string& path, const LearnedWeights& w) {
+  const Expected<std::string> text = read_text_file(path, "check file");
+  REQUIRE(text.has_value());
+  int checked = 0;
+  for (const DataLine& line : data_lines(*text)) {
+    std::string row(line.text);
+    const auto bar1 = row.find('|');
+    const auto bar2 = row.find('|', bar1 + 1);
+    REQUIRE(bar2 != std::string::npos);
+    const Expected<Position> p = parse_fen(row.substr(0, bar1 - 1));
+    REQUIRE(p.has_value());
+    const int expected = std::stoi(row.substr(bar1 + 1, bar2 - bar1 - 1));
+    const double float_score = std::stod(row.substr(bar2 + 1));
+    INFO(row);
+    CHECK(evaluate_learned(*p, w) == expected);
+    CHECK(std::abs(expected - float_score) <= kQuantizationBound);
+    ++checked;
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("learned inference equals the trainer's output on its check positions", "[learned]") {
+  CHECK(check_against_trainer(check_file(), builtin_learned_weights()) >= 100);
+}
+
+// tools/test-trainer: the weights and check file of a fresh training run.
+TEST_CASE("learned inference equals a fresh trainer run", "[.][trainer-smoke]") {
+  const char* weights = std::getenv("DAMAS_TRAINER_WEIGHTS");
+  const char* check = std::getenv("DAMAS_TRAINER_CHECK");
+  REQUIRE(weights);
+  REQUIRE(check);
+  const Expected<LearnedWeights> w = load_learned_weights(weights);
+  REQUIRE(w.has_value());
+  CHECK(check_against_trainer(check, *w) >= 10);
+}
+
+TEST_CASE("learned evaluation is colour-symmetric", "[learned]") {
+  const LearnedWeights& w = builtin_learned_weights();
+  const LearnedWeights synthetic = synthetic_weights();
+  int nonzero = 0;
+  const std::vector<Position> positions = test::random_quiet_positions(99, 100);
+  REQUIRE(positions.size() > 2000);
+  for (const Position& p : positions) {
+    const Position q = test::colour_flip(p);
+    INFO(to_fen(p));
+    REQUIRE(evaluate_learned(p, w) == evaluate_learned(q, w));
+    REQUIRE(evaluate_learned(p, synthetic) == evaluate_learned(q, synthetic));
+    nonzero += evaluate_learned(p, w) != 0;
+  }
+  CHECK(static_cast<std::size_t>(nonzero) > positions.size() / 2);
+}
+
+TEST_CASE("learned evaluation is not a mate score and sees material", "[learned]") {
+  const LearnedWeights& w = builtin_learned_weights();
+  for (const Position& p : test::random_quiet_positions(5, 50)) {
+    CHECK_FALSE(is_win_score(evaluate_learned(p, w)));
+    CHECK_FALSE(is_loss_score(evaluate_learned(p, w)));
+  }
+  // Three men up in the middlegame is clearly good for the side that has them.
+  const Expected<Position> up = parse_fen("W:W21-32:B1-9");
+  REQUIRE(up.has_value());
+  CHECK(evaluate_learned(*up, w) > 100);
+}
+
+TEST_CASE("learned features are the pieces from the side to move's view", "[learned]") {
+  std::array<int, 24> f{};
+  REQUIRE(learned_features(Position::start(), f) == 24);
+  // White to move: its men on squares 21-32 are inputs 20..31; Black's men on 1-12 are 64 + 0..11.
+  CHECK(f[0] == 20);
+  const Expected<Position> p = parse_fen("B:WK32:B1");
+  REQUIRE(p.has_value());
+  REQUIRE(learned_features(*p, f) == 2);
+  // Black to move: its man on 1 is its square 32 (index 31); White's king on 32 is index 0.
+  CHECK(f[0] == 31);
+  CHECK(f[1] == 96 + 0);
+}
+
+TEST_CASE("learned weights round-trip through their file format", "[learned]") {
+  const LearnedWeights w = synthetic_weights();
+  const std::vector<unsigned char> bytes = learned_weights_to_bytes(w);
+  CHECK(is_learned_weights(bytes));
+  const Expected<LearnedWeights> back = parse_learned_weights(bytes);
+  REQUIRE(back.has_value());
+  CHECK(learned_weights_to_bytes(*back) == bytes);
+  for (const Position& p : test::random_quiet_positions(3, 20))
+    CHECK(evaluate_learned(p, *back) == evaluate_learned(p, w));
+  // The embedded file is a valid file whose weights are the built-in ones.
+  const Expected<LearnedWeights> builtin = parse_learned_weights(builtin_learned_weights_file());
+  REQUIRE(builtin.has_value());
+  CHECK(learned_weights_to_bytes(*builtin) == learned_weights_to_bytes(builtin_learned_weights()));
+}
+
+TEST_CASE("corrupt, truncated and wrong-version learned weights are refused", "[learned]") {
+  const std::vector<unsigned char> good = learned_weights_to_bytes(synthetic_weights());
+  auto refused = [](std::vector<unsigned char> bytes, const std::string& why) {
+    const Expected<LearnedWeights> w = parse_learned_weights(bytes, "w.dnn");
+    REQUIRE_FALSE(w.has_value());
+    CHECK_THAT(w.error(), Catch::Contains(why));
+  };
+  std::vector<unsigned char> flipped = good;
+  flipped[100] ^= 1;
+  refused(flipped, "checksum");
+  refused(std::vector<unsigned char>(good.begin(), good.end() - 1), "truncated");
+  refused(std::vector<unsigned char>(good.begin(), good.begin() + 20), "truncated");
+  std::vector<unsigned char> version = good;
+  version[8] = 2;
+  refused(version, "version 2");
+  std::vector<unsigned char> shape = good;
+  shape[16] = 32;
+  refused(shape, "shape");
+  refused({'h', 'e', 'l', 'l', 'o'}, "not a damas learned-weights file");
+}
+
+TEST_CASE("eval-file loads learned weights and keeps the old ones on a bad file", "[learned][engine]") {
+  const std::string path = "test_learned_weights.dnn";
+  write_bytes(path, learned_weights_to_bytes(synthetic_weights()));
+  std::vector<unsigned char> bad = learned_weights_to_bytes(synthetic_weights());
+  bad.resize(bad.size() / 2);
+  const std::string bad_path = "test_learned_weights_bad.dnn";
+  write_bytes(bad_path, bad);
+
+  Engine engine;
+  REQUIRE(engine.set_option("eval", "learned"));
+  SearchLimits limits;
+  limits.depth = 6;
+  const SearchResult builtin = engine.search(limits, GoMode::Analyze);
+  REQUIRE(engine.set_option("eval-file", path));
+  engine.new_game();
+  const SearchResult synthetic = engine.search(limits, GoMode::Analyze);
+  CHECK(synthetic.nodes != builtin.nodes);  // the loaded network is the one searched with
+
+  const Status refused = engine.set_option("eval-file", bad_path);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error(), Catch::Contains("truncated"));
+  CHECK_FALSE(engine.set_option("eval-file", "no-such-file.dnn"));
+  engine.new_game();
+  CHECK(engine.search(limits, GoMode::Analyze).nodes == synthetic.nodes);  // still the loaded weights
+  CHECK_FALSE(engine.set_option("eval", "neural"));
+  std::remove(path.c_str());
+  std::remove(bad_path.c_str());
+}
+
+TEST_CASE("eval option chooses between classic and learned evaluation", "[learned][engine]") {
+  SearchLimits limits;
+  limits.depth = 7;
+  Engine classic;
+  Engine learned;
+  REQUIRE(classic.set_option("eval", "classic"));
+  REQUIRE(learned.set_option("eval", "learned"));
+  const SearchResult a = classic.search(limits, GoMode::Analyze);
+  const SearchResult b = learned.search(limits, GoMode::Analyze);
+  CHECK(a.nodes != b.nodes);
+  REQUIRE(learned.set_option("eval", "classic"));
+  learned.new_game();
+  CHECK(learned.search(limits, GoMode::Analyze).nodes == a.nodes);
+}
+
+// A measurement, not a test of behaviour (hidden): nanoseconds per evaluation of both evaluations.
+TEST_CASE("learned and classic evaluation speed", "[.][learned-speed]") {
+  const std::vector<Position> positions = test::random_quiet_positions(1, 200);
+  const EvalWeights classic;
+  const LearnedWeights& learned = builtin_learned_weights();
+  auto time_of = [&](auto&& eval) {
+    long sum = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < 50; ++r)
+      for (const Position& p : positions) sum += eval(p);
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    CHECK(sum != 0);
+    return ns / (50.0 * static_cast<double>(positions.size()));
+  };
+  const double c = time_of([&](const Position& p) { return evaluate(p, classic); });
+  const double l = time_of([&](const Position& p) { return evaluate_learned(p, learned); });
+  std::printf("%zu positions: classic %.1f ns/eval, learned %.1f ns/eval\n", positions.size(), c, l);
+}

@@ -1,0 +1,159 @@
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "damas/core/movegen.h"
+#include "damas/core/training_data.h"
+#include "damas/match/datagen.h"
+#include "eval_test_helpers.h"
+
+using namespace damas;
+
+namespace {
+
+std::vector<TrainingRecord> sample_records() {
+  std::vector<TrainingRecord> out;
+  int i = 0;
+  for (const Position& p : test::random_quiet_positions(11, 20)) {
+    TrainingRecord r;
+    r.position = p;
+    r.score = static_cast<Score>(i * 37 % 2001 - 1000);
+    r.result = i % 3 == 0 ? GameResult::WhiteWins : i % 3 == 1 ? GameResult::Draw : GameResult::BlackWins;
+    r.first_of_game = i % 50 == 0;
+    r.ply = i % 300;
+    out.push_back(r);
+    ++i;
+  }
+  return out;
+}
+
+std::vector<char> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void write_file(const std::string& path, const std::vector<char>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+DatagenConfig small_config() {
+  DatagenConfig c;
+  c.options = {{"hash", "1"}};
+  Expected<std::vector<Opening>> ballots =
+      parse_openings("B:W29,22,23,24,17,30,31,32,25,26,27,28:B9,10,11,12,5,6,7,8,1,2,3,4\n22-18 11-15\n");
+  REQUIRE(ballots.has_value());
+  c.ballots = *ballots;
+  c.nodes = 300;
+  c.games = 4;
+  c.max_plies = 60;
+  return c;
+}
+
+std::vector<DatagenGame> run(const DatagenConfig& c) {
+  std::vector<DatagenGame> games;
+  const Status s = run_datagen(c, [&](const DatagenGame& g) -> Status {
+    games.push_back(g);
+    return Ok{};
+  });
+  REQUIRE(s);
+  return games;
+}
+
+}  // namespace
+
+TEST_CASE("training data round-trips through its file", "[datagen]") {
+  const std::vector<TrainingRecord> records = sample_records();
+  REQUIRE(records.size() > 500);
+  const std::string path = "test_training_data.bin";
+  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
+  REQUIRE(created.has_value());
+  TrainingDataWriter writer = std::move(created).value();
+  for (const TrainingRecord& r : records) REQUIRE(writer.write(r));
+  REQUIRE(writer.finish());
+  CHECK(file_bytes(path).size() == kTrainingHeaderBytes + records.size() * kTrainingRecordBytes);
+  const Expected<std::vector<TrainingRecord>> back = read_training_data(path);
+  std::remove(path.c_str());
+  REQUIRE(back.has_value());
+  CHECK(*back == records);
+}
+
+TEST_CASE("corrupt, truncated and unfinished training data is refused", "[datagen]") {
+  const std::string path = "test_training_data_bad.bin";
+  {
+    Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
+    REQUIRE(created.has_value());
+    TrainingDataWriter writer = std::move(created).value();
+    for (const TrainingRecord& r : sample_records()) REQUIRE(writer.write(r));
+    REQUIRE(writer.finish());
+  }
+  const std::vector<char> good = file_bytes(path);
+  auto refused = [&](const std::vector<char>& bytes, const std::string& why) {
+    write_file(path, bytes);
+    const Expected<std::vector<TrainingRecord>> r = read_training_data(path);
+    REQUIRE_FALSE(r.has_value());
+    CHECK_THAT(r.error(), Catch::Contains(why));
+  };
+  std::vector<char> flipped = good;
+  flipped[kTrainingHeaderBytes + 5] ^= 4;
+  refused(flipped, "checksum");
+  refused(std::vector<char>(good.begin(), good.end() - 3), "truncated");
+  std::vector<char> version = good;
+  version[8] = 9;
+  refused(version, "version 9");
+  refused(std::vector<char>(good.begin(), good.begin() + 10), "too short");
+  refused(std::vector<char>(40, 'x'), "not a damas training-data file");
+  std::remove(path.c_str());
+  CHECK_FALSE(read_training_data("no-such-file.bin").has_value());
+}
+
+TEST_CASE("datagen records quiet positions with scores and the game result", "[datagen]") {
+  const std::vector<DatagenGame> games = run(small_config());
+  REQUIRE(games.size() == 4);
+  for (const DatagenGame& g : games) {
+    REQUIRE_FALSE(g.records.empty());
+    CHECK(g.records.front().first_of_game);
+    for (std::size_t i = 0; i < g.records.size(); ++i) {
+      const TrainingRecord& r = g.records[i];
+      CHECK_FALSE(has_capture(r.position));
+      CHECK(r.result == g.result);
+      CHECK_FALSE(is_win_score(r.score));
+      CHECK(r.first_of_game == (i == 0));
+    }
+  }
+}
+
+TEST_CASE("datagen is deterministic for a seed and independent of threads", "[datagen]") {
+  DatagenConfig c = small_config();
+  const std::vector<DatagenGame> one = run(c);
+  c.threads = 2;
+  const std::vector<DatagenGame> two = run(c);
+  REQUIRE(one.size() == two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) CHECK(one[i].records == two[i].records);
+  c.seed = 2;
+  const std::vector<DatagenGame> other = run(c);
+  bool differs = false;
+  for (std::size_t i = 0; i < one.size(); ++i) differs |= !(one[i].records == other[i].records);
+  CHECK(differs);
+}
+
+TEST_CASE("datagen shards play disjoint games", "[datagen]") {
+  DatagenConfig c = small_config();
+  c.games = 3;
+  c.shards = 2;
+  std::set<std::uint64_t> seen;
+  for (int k = 0; k < 2; ++k) {
+    c.shard = k;
+    for (const DatagenGame& g : run(c)) {
+      CHECK(g.global_index % 2 == static_cast<std::uint64_t>(k));
+      CHECK(seen.insert(g.global_index).second);
+    }
+  }
+  CHECK(seen.size() == 6);
+  c.shard = 2;
+  CHECK_FALSE(validate(c));
+}
