@@ -7,6 +7,8 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 #include "damas/core/training_data.h"
@@ -88,6 +90,16 @@ inline void add_pair_products(I32x8& z, std::int32_t pair, const std::int16_t* w
   const __m256i products = _mm256_madd_epi16(_mm256_set1_epi32(pair), weights);
   I32x8 sums;
   load(sums, &products);
+  z += sums;
+#elif defined(__wasm_simd128__)
+  // The browser build: i32x4.dot_i16x8_s is WebAssembly's vpmaddwd, on two halves of 8 lanes.
+  v128_t lo, hi;
+  load(lo, w);
+  load(hi, w + 8);
+  const v128_t a = wasm_i32x4_splat(pair);
+  const v128_t products[2] = {wasm_i32x4_dot_i16x8(a, lo), wasm_i32x4_dot_i16x8(a, hi)};
+  I32x8 sums;
+  load(sums, products);
   z += sums;
 #else
   const auto a0 = static_cast<std::int16_t>(pair & 0xffff);
