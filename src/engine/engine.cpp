@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "damas/core/movegen.h"
-#include "damas/egdb/egdb.h"
 #include "damas/core/text_lines.h"
+#include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
 #include "damas/eval/learned.h"
 #include "damas/search/level.h"
