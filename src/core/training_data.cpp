@@ -9,15 +9,6 @@ namespace {
 
 constexpr std::array<char, 8> kMagic = {'D', 'A', 'M', 'A', 'S', 'T', 'D', '\0'};
 
-void put_le(unsigned char* out, std::uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out[i] = static_cast<unsigned char>(v >> (8 * i));
-}
-std::uint64_t get_le(const unsigned char* in, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{in[i]} << (8 * i);
-  return v;
-}
-
 int result_code(GameResult r) { return r == GameResult::WhiteWins ? 2 : r == GameResult::BlackWins ? 0 : 1; }
 
 std::array<unsigned char, kTrainingRecordBytes> encode(const TrainingRecord& r) {
@@ -65,11 +56,6 @@ std::array<unsigned char, kTrainingHeaderBytes> header(std::uint64_t count, std:
 }
 
 }  // namespace
-
-std::uint64_t fnv1a64(const unsigned char* data, std::size_t size, std::uint64_t hash) {
-  for (std::size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 0x100000001b3ULL;
-  return hash;
-}
 
 std::uint32_t to_square_mask(Bitboard b) {
   std::uint32_t m = 0;

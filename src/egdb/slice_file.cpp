@@ -5,21 +5,13 @@
 #include <fstream>
 #include <iterator>
 
+#include "damas/core/binary_io.h"
 #include "damas/egdb/egdb.h"
 
 namespace damas::egdb {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'A', 'M', 'A', 'S', 'E', 'G', 'D'};
-
-std::uint64_t fnv1a(const std::uint8_t* data, std::size_t n) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= data[i];
-    h *= 0x100000001B3ULL;
-  }
-  return h;
-}
 
 class Writer {
  public:
@@ -152,7 +144,7 @@ std::vector<std::uint8_t> SliceFile::serialize() const {
   for (std::uint64_t o : offsets_) w.put(o);
   w.put(static_cast<std::uint64_t>(payload_.size()));
   w.out.insert(w.out.end(), payload_.begin(), payload_.end());
-  w.put(fnv1a(w.out.data(), w.out.size()));
+  w.put(fnv1a64(w.out.data(), w.out.size()));
   return w.out;
 }
 
@@ -187,9 +179,7 @@ Expected<SliceFile> SliceFile::read(const std::string& path) {
   if (data.size() < sizeof kMagic + 8 || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
     return bad("bad magic");
   const std::size_t body = data.size() - 8;
-  std::uint64_t stored = 0;
-  for (std::size_t i = 0; i < 8; ++i) stored |= std::uint64_t{data[body + i]} << (8 * i);
-  if (stored != fnv1a(data.data(), body)) return bad("checksum mismatch");
+  if (get_le(&data[body], 8) != fnv1a64(data.data(), body)) return bad("checksum mismatch");
   Reader r(data, body);
   std::array<std::uint8_t, 8> magic{};
   for (auto& b : magic) r.get(b);

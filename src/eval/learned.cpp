@@ -11,7 +11,7 @@
 #include <wasm_simd128.h>
 #endif
 
-#include "damas/core/training_data.h"
+#include "damas/core/binary_io.h"
 
 namespace damas {
 namespace {
@@ -22,15 +22,6 @@ constexpr std::size_t kPayloadBytes =
     sizeof(std::int16_t) *
         (kLearnedInputs * kLearnedHidden1 + kLearnedHidden1 + kLearnedHidden2 * kLearnedHidden1) +
     sizeof(std::int32_t) * (2 * kLearnedHidden2 + 1);
-
-std::uint64_t get_le(const unsigned char* in, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{in[i]} << (8 * i);
-  return v;
-}
-void put_le(std::vector<unsigned char>& out, std::uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<unsigned char>(v >> (8 * i)));
-}
 
 // Reads little-endian integers of one type from the payload in order.
 class PayloadReader {
@@ -53,7 +44,7 @@ class PayloadReader {
 
 template <typename T, std::size_t N>
 void write_all(std::vector<unsigned char>& out, const std::array<T, N>& values) {
-  for (T v : values) put_le(out, static_cast<std::make_unsigned_t<T>>(v), sizeof(T));
+  for (T v : values) append_le(out, static_cast<std::make_unsigned_t<T>>(v), sizeof(T));
 }
 
 // Feature index of each bit of the padded layout, from White's and from Black's view.
@@ -168,13 +159,13 @@ std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
   write_all(payload, w2);
   write_all(payload, w.b2);
   write_all(payload, w.w3);
-  put_le(payload, static_cast<std::uint32_t>(w.b3), 4);
+  append_le(payload, static_cast<std::uint32_t>(w.b3), 4);
   std::vector<unsigned char> out(kMagic.begin(), kMagic.end());
-  put_le(out, kLearnedWeightsVersion, 4);
-  put_le(out, kLearnedInputs, 4);
-  put_le(out, kLearnedHidden1, 4);
-  put_le(out, kLearnedHidden2, 4);
-  put_le(out, fnv1a64(payload.data(), payload.size()), 8);
+  append_le(out, kLearnedWeightsVersion, 4);
+  append_le(out, kLearnedInputs, 4);
+  append_le(out, kLearnedHidden1, 4);
+  append_le(out, kLearnedHidden2, 4);
+  append_le(out, fnv1a64(payload.data(), payload.size()), 8);
   out.insert(out.end(), payload.begin(), payload.end());
   return out;
 }

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "damas/core/binary_io.h"
 #include "damas/core/expected.h"
 #include "damas/core/game.h"
 #include "damas/core/position.h"
@@ -54,10 +55,6 @@ struct TrainingRecord {
            first_of_game == o.first_of_game && std::min(ply, 255) == std::min(o.ply, 255);
   }
 };
-
-// FNV-1a 64, continued from `hash` (start with kFnvOffset). Also used by the weights file.
-inline constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
-std::uint64_t fnv1a64(const unsigned char* data, std::size_t size, std::uint64_t hash = kFnvOffset);
 
 // Position <-> 32-square masks (bit i = square number i+1).
 std::uint32_t to_square_mask(Bitboard b);
