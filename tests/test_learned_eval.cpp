@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -204,6 +205,98 @@ TEST_CASE("eval option chooses between classic and learned evaluation", "[learne
   REQUIRE(learned.set_option("eval", "classic"));
   learned.new_game();
   CHECK(learned.search(limits, GoMode::Analyze).nodes == a.nodes);
+}
+
+// What a random game went through, so the test can require that it covered the kinds of move.
+struct MoveKinds {
+  int captures = 0;
+  int multi_captures = 0;
+  std::array<int, 2> crownings{};  // by White, by Black
+};
+
+void note_kinds(const Position& before, const Move& m, const Position& after, MoveKinds& kinds) {
+  if (m.is_capture()) ++kinds.captures;
+  if (m.capture_count() >= 2) ++kinds.multi_captures;
+  const Color mover = before.side_to_move();
+  if (popcount(after.kings(mover)) > popcount(before.kings(mover))) ++kinds.crownings[index(mover)];
+}
+
+void require_same_sums(const LearnedAccumulator& a, const LearnedAccumulator& b) {
+  REQUIRE(a.sums(Color::White) == b.sums(Color::White));
+  REQUIRE(a.sums(Color::Black) == b.sums(Color::Black));
+}
+
+TEST_CASE("incremental learned accumulator equals a full recomputation along random games", "[learned]") {
+  const LearnedWeights synthetic = synthetic_weights();
+  MoveKinds kinds;
+  std::mt19937 rng(2024);
+  for (const LearnedWeights* w : {&builtin_learned_weights(), &synthetic}) {
+    for (int game = 0; game < 60; ++game) {
+      Position p = Position::start();
+      LearnedAccumulator incremental;
+      incremental.refresh(p, *w);
+      for (int ply = 0; ply < 200; ++ply) {
+        MoveList moves;
+        generate_legal_moves(p, moves);
+        if (moves.empty()) break;
+        const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+        const Position child = p.after(m);
+        note_kinds(p, m, child, kinds);
+        LearnedAccumulator next;
+        next.update(incremental, child, *w);
+        LearnedAccumulator full;
+        full.refresh(child, *w);
+        INFO("game " << game << " ply " << ply << " " << to_fen(child));
+        REQUIRE(next.is_for(child));
+        require_same_sums(next, full);
+        REQUIRE(next.evaluate(child.side_to_move(), *w) == evaluate_learned(child, *w));
+        incremental = next;
+        p = child;
+      }
+      // An update also holds between unrelated positions (many squares differ).
+      LearnedAccumulator jump;
+      jump.update(incremental, Position::start(), *w);
+      LearnedAccumulator start;
+      start.refresh(Position::start(), *w);
+      require_same_sums(jump, start);
+    }
+  }
+  CHECK(kinds.captures > 1000);
+  CHECK(kinds.multi_captures > 100);
+  CHECK(kinds.crownings[0] > 50);
+  CHECK(kinds.crownings[1] > 50);
+}
+
+// Random walks down a tree like a search's: evaluations at some nodes, siblings and back-ups.
+void check_stack_below(const Position& p, std::size_t ply, int depth, LearnedEvalStack& stack,
+                       const LearnedWeights& w, std::mt19937& rng, int& evaluations) {
+  stack.set(ply, p);
+  if (depth == 0 || std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
+    INFO("ply " << ply << " " << to_fen(p));
+    REQUIRE(stack.evaluate(ply) == evaluate_learned(p, w));
+    REQUIRE(stack.accumulator(ply).is_for(p));
+    ++evaluations;
+    if (depth == 0) return;
+  }
+  MoveList moves;
+  generate_legal_moves(p, moves);
+  const std::size_t n = std::min<std::size_t>(moves.size(), 3);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Position child = p.after(moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)]);
+    check_stack_below(child, ply + 1, depth - 1, stack, w, rng, evaluations);
+  }
+}
+
+TEST_CASE("learned evaluation stack along a search path equals the full evaluation", "[learned]") {
+  const LearnedWeights& w = builtin_learned_weights();
+  LearnedEvalStack stack(w, 16);
+  std::mt19937 rng(7);
+  int evaluations = 0;
+  for (const Position& root : test::random_quiet_positions(11, 4)) {
+    if (std::uniform_int_distribution<int>(0, 9)(rng) != 0) continue;  // a spread of roots
+    check_stack_below(root, 0, 7, stack, w, rng, evaluations);
+  }
+  CHECK(evaluations > 10000);
 }
 
 // A measurement, not a test of behaviour (hidden): nanoseconds per evaluation of both evaluations.

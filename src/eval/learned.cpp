@@ -1,6 +1,7 @@
 #include "damas/eval/learned.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -99,6 +100,102 @@ inline void add_pair_products(I32x8& z, std::int32_t pair, const std::int16_t* w
 #endif
 }
 
+
+// The first layer's sums wrap as uint16 lanes (defined overflow), read as int16 for the clipping.
+using U16x16 = std::uint16_t __attribute__((vector_size(32)));
+
+// Kinds of pieces: White's men, White's kings, Black's men, Black's kings.
+std::array<Bitboard, 4> piece_kinds(Bitboard white, Bitboard black, Bitboard kings) {
+  return {white & ~kings, white & kings, black & ~kings, black & kings};
+}
+
+// Input of a piece of kind k on s seen from view (0 White, 1 Black to move): the mover's men,
+// its kings, the opponent's men, its kings.
+int feature(std::size_t view, std::size_t kind, Square s) {
+  const std::size_t slot = view == 0 ? kind : kind ^ 2;
+  return static_cast<int>(32 * slot + kSquareIndex.of[view][s.bit]);
+}
+
+template <bool kAdd>
+void accumulate_row(LearnedAccumulator::Sums& sums, const LearnedWeights& w, int input) {
+  const std::int16_t* row = &w.w1[static_cast<std::size_t>(input * kLearnedHidden1)];
+  for (std::size_t c = 0; c < kLearnedHidden1; c += 16) {
+    U16x16 acc, r;
+    load(acc, &sums[c]);
+    load(r, row + c);
+    if constexpr (kAdd) acc += r;
+    else acc -= r;
+    std::memcpy(&sums[c], &acc, sizeof acc);
+  }
+}
+void add_row(LearnedAccumulator::Sums& sums, const LearnedWeights& w, int input) {
+  accumulate_row<true>(sums, w, input);
+}
+void subtract_row(LearnedAccumulator::Sums& sums, const LearnedWeights& w, int input) {
+  accumulate_row<false>(sums, w, input);
+}
+
+// Bit k set: input pair k (L1 outputs 2k, 2k+1) has a non-zero value.
+std::uint32_t nonzero_pairs(const std::array<std::int16_t, kLearnedHidden1>& a1) {
+#if defined(__AVX2__)
+  std::uint32_t zero = 0;
+  for (std::size_t c = 0; c < 4; ++c) {
+    __m256i v;
+    load(v, &a1[16 * c]);
+    const __m256i is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+    zero |= static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(is_zero))) << (8 * c);
+  }
+  return ~zero;
+#elif defined(__wasm_simd128__)
+  std::uint32_t zero = 0;
+  for (std::size_t c = 0; c < 8; ++c) {
+    v128_t v;
+    load(v, &a1[8 * c]);
+    zero |= static_cast<std::uint32_t>(wasm_i32x4_bitmask(wasm_i32x4_eq(v, wasm_i32x4_splat(0)))) << (4 * c);
+  }
+  return ~zero;
+#else
+  std::uint32_t nonzero = 0;
+  for (std::size_t k = 0; k < kLearnedHidden1 / 2; ++k)
+    if (a1[2 * k] != 0 || a1[2 * k + 1] != 0) nonzero |= std::uint32_t{1} << k;
+  return nonzero;
+#endif
+}
+
+// L2 and L3 from the first layer's sums.
+Score output_layers(const LearnedAccumulator::Sums& sums, const LearnedWeights& w) {
+  static_assert(kLearnedHidden1 == 64 && kLearnedHidden2 == 16, "the loops below are unrolled for 64 x 16");
+  alignas(32) std::array<std::int16_t, kLearnedHidden1> a1;
+  const I16x16 zero{};
+  const I16x16 top = zero + 127;
+  for (std::size_t c = 0; c < kLearnedHidden1; c += 16) {
+    I16x16 acc;
+    load(acc, &sums[c]);
+    acc = acc < zero ? zero : acc > top ? top : acc;
+    std::memcpy(&a1[c], &acc, sizeof acc);
+  }
+  // L2 by input pairs, the non-zero ones only (clipped ReLU leaves many at 0): z[j] += a[i] w[i][j]
+  // + a[i+1] w[i+1][j], one multiply-add of int16 pairs into int32 (vpmaddwd) where AVX2 is on.
+  I32x8 z0, z1;
+  load(z0, w.b2.data());
+  load(z1, w.b2.data() + 8);
+  for (std::uint32_t pairs = nonzero_pairs(a1); pairs; pairs &= pairs - 1) {
+    const auto i = static_cast<std::size_t>(2 * std::countr_zero(pairs));
+    std::int32_t pair;
+    std::memcpy(&pair, &a1[i], sizeof pair);
+    const std::int16_t* col = &w.w2[learned_w2_index(i, 0)];
+    add_pair_products(z0, pair, col);
+    add_pair_products(z1, pair, col + 16);
+  }
+  std::array<std::int32_t, kLearnedHidden2> z;
+  std::memcpy(z.data(), &z0, sizeof z0);
+  std::memcpy(z.data() + 8, &z1, sizeof z1);
+  std::int64_t out = w.b3;
+  for (std::size_t j = 0; j < kLearnedHidden2; ++j)
+    out += std::int64_t{std::clamp(z[j] >> 6, 0, 127)} * w.w3[j];
+  return static_cast<Score>(std::clamp<std::int64_t>(out >> 8, -kMaxLearnedEval, kMaxLearnedEval));
+}
+
 }  // namespace
 
 bool is_learned_weights(std::span<const unsigned char> bytes) {
@@ -195,57 +292,62 @@ int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>&
 Score evaluate_learned(const Position& p, const LearnedWeights& w) {
   std::array<int, 2 * rules::kMenPerSide> features;
   const int n = learned_features(p, features);
-  // GCC/Clang vector types: AVX2 registers with -march=native here, SSE2 pairs without.
-  static_assert(kLearnedHidden1 == 64 && kLearnedHidden2 == 16, "the loops below are unrolled for 64 x 16");
-  const std::int16_t* b1 = w.b1.data();
-  I16x16 acc0, acc1, acc2, acc3, row;
-  load(acc0, b1);
-  load(acc1, b1 + 16);
-  load(acc2, b1 + 32);
-  load(acc3, b1 + 48);
-  for (int f = 0; f < n; ++f) {
-    const std::int16_t* w1 =
-        &w.w1[static_cast<std::size_t>(features[static_cast<std::size_t>(f)] * kLearnedHidden1)];
-    load(row, w1);
-    acc0 += row;
-    load(row, w1 + 16);
-    acc1 += row;
-    load(row, w1 + 32);
-    acc2 += row;
-    load(row, w1 + 48);
-    acc3 += row;
+  alignas(32) LearnedAccumulator::Sums sums = w.b1;
+  for (int f = 0; f < n; ++f) add_row(sums, w, features[static_cast<std::size_t>(f)]);
+  return output_layers(sums, w);
+}
+
+void LearnedAccumulator::refresh(const Position& p, const LearnedWeights& w) {
+  const std::array<Bitboard, 4> kinds = piece_kinds(p.pieces(Color::White), p.pieces(Color::Black), p.kings());
+  for (std::size_t view = 0; view < 2; ++view) {
+    sums_[view] = w.b1;
+    for (std::size_t k = 0; k < 4; ++k)
+      for (Bitboard b = kinds[k]; b;) add_row(sums_[view], w, feature(view, k, pop_lowest(b)));
   }
-  const I16x16 zero{};
-  const I16x16 top = zero + 127;
-  acc0 = acc0 < zero ? zero : acc0 > top ? top : acc0;
-  acc1 = acc1 < zero ? zero : acc1 > top ? top : acc1;
-  acc2 = acc2 < zero ? zero : acc2 > top ? top : acc2;
-  acc3 = acc3 < zero ? zero : acc3 > top ? top : acc3;
-  alignas(32) std::array<std::int16_t, kLearnedHidden1> a1;
-  std::memcpy(a1.data(), &acc0, sizeof acc0);
-  std::memcpy(a1.data() + 16, &acc1, sizeof acc1);
-  std::memcpy(a1.data() + 32, &acc2, sizeof acc2);
-  std::memcpy(a1.data() + 48, &acc3, sizeof acc3);
-  // L2 by input pairs (clipped ReLU leaves many at 0, which cost nothing): z[j] += a[i] w[i][j] +
-  // a[i+1] w[i+1][j], one multiply-add of int16 pairs into int32 (vpmaddwd) where AVX2 is on.
-  I32x8 z0, z1;
-  load(z0, w.b2.data());
-  load(z1, w.b2.data() + 8);
-  for (std::size_t i = 0; i < kLearnedHidden1; i += 2) {
-    std::int32_t pair;
-    std::memcpy(&pair, &a1[i], sizeof pair);
-    if (pair == 0) continue;
-    const std::int16_t* col = &w.w2[learned_w2_index(i, 0)];
-    add_pair_products(z0, pair, col);
-    add_pair_products(z1, pair, col + 16);
+  white_ = p.pieces(Color::White);
+  black_ = p.pieces(Color::Black);
+  kings_ = p.kings();
+}
+
+void LearnedAccumulator::update(const LearnedAccumulator& parent, const Position& p, const LearnedWeights& w) {
+  sums_ = parent.sums_;
+  const std::array<Bitboard, 4> before = piece_kinds(parent.white_, parent.black_, parent.kings_);
+  const std::array<Bitboard, 4> after = piece_kinds(p.pieces(Color::White), p.pieces(Color::Black), p.kings());
+  for (std::size_t k = 0; k < 4; ++k) {
+    for (Bitboard gone = before[k] & ~after[k]; gone;) {
+      const Square s = pop_lowest(gone);
+      subtract_row(sums_[0], w, feature(0, k, s));
+      subtract_row(sums_[1], w, feature(1, k, s));
+    }
+    for (Bitboard come = after[k] & ~before[k]; come;) {
+      const Square s = pop_lowest(come);
+      add_row(sums_[0], w, feature(0, k, s));
+      add_row(sums_[1], w, feature(1, k, s));
+    }
   }
-  std::array<std::int32_t, kLearnedHidden2> z;
-  std::memcpy(z.data(), &z0, sizeof z0);
-  std::memcpy(z.data() + 8, &z1, sizeof z1);
-  std::int64_t out = w.b3;
-  for (std::size_t j = 0; j < kLearnedHidden2; ++j)
-    out += std::int64_t{std::clamp(z[j] >> 6, 0, 127)} * w.w3[j];
-  return static_cast<Score>(std::clamp<std::int64_t>(out >> 8, -kMaxLearnedEval, kMaxLearnedEval));
+  white_ = p.pieces(Color::White);
+  black_ = p.pieces(Color::Black);
+  kings_ = p.kings();
+}
+
+Score LearnedAccumulator::evaluate(Color side_to_move, const LearnedWeights& w) const {
+  return output_layers(sums(side_to_move), w);
+}
+
+Score LearnedEvalStack::evaluate(std::size_t ply) {
+  // An update step costs a few rows (the squares a move changes, in both views), sums from
+  // scratch about 2 x 16: past this many steps back, start afresh there.
+  constexpr std::size_t kMaxSteps = 4;
+  std::size_t from = ply;
+  while (!acc_[from].is_for(*path_[from])) {
+    if (from == 0 || ply - from >= kMaxSteps) {
+      acc_[from].refresh(*path_[from], w_);
+      break;
+    }
+    --from;
+  }
+  for (std::size_t i = from + 1; i <= ply; ++i) acc_[i].update(acc_[i - 1], *path_[i], w_);
+  return acc_[ply].evaluate(path_[ply]->side_to_move(), w_);
 }
 
 }  // namespace damas

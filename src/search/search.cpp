@@ -64,7 +64,8 @@ class Worker {
   Score root_search(int depth, Score alpha, Score beta, std::size_t first);
   Score search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node);
   Score qsearch(const Position& pos, Score alpha, Score beta, int ply);
-  Score static_eval(const Position& pos) const;
+  // The evaluation of pos, the position of the path at `ply`.
+  Score static_eval(const Position& pos, int ply);
   std::optional<Score> probe_egdb(const Position& pos, int ply);
   bool is_repetition(const Position& pos, int ply) const;
   bool should_stop();
@@ -96,6 +97,8 @@ class Worker {
   // Keys of the game history followed by the current search path (for repetitions).
   std::vector<Key> keys_;
   std::size_t root_key_index_ = 0;
+  // The learned evaluation's first layer along the path (learned evaluation only).
+  std::optional<LearnedEvalStack> learned_;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   // History heuristic: [side][from bit][to bit].
   std::array<std::array<std::array<int, kBitboardBits>, kBitboardBits>, 2> history_{};
@@ -132,6 +135,7 @@ Worker::Worker(Shared& shared, int id)
   generate_legal_moves(request_.root, moves);
   for (const Move& m : moves) root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
   if (request_.egdb) probe_cache_ = std::make_unique<egdb::ProbeCache>();
+  if (request_.learned) learned_.emplace(*request_.learned, static_cast<std::size_t>(kMaxPly) + 1);
   for (std::size_t d = 1; d < 64; ++d)
     for (std::size_t i = 1; i < 64; ++i)
       lmr_[d][i] =
@@ -139,8 +143,8 @@ Worker::Worker(Shared& shared, int id)
                                               std::log(static_cast<double>(i)) / request_.tuning.lmr_divisor);
 }
 
-Score Worker::static_eval(const Position& pos) const {
-  Score s = request_.learned ? evaluate_learned(pos, *request_.learned) : evaluate(pos, request_.weights);
+Score Worker::static_eval(const Position& pos, int ply) {
+  Score s = learned_ ? learned_->evaluate(static_cast<std::size_t>(ply)) : evaluate(pos, request_.weights);
   if (request_.level.eval_noise) s += eval_noise(pos.key(), request_.seed, request_.level.eval_noise);
   return std::clamp(s, -kScoreWinThreshold + 1, kScoreWinThreshold - 1);
 }
@@ -243,13 +247,14 @@ void Worker::reward(const Position& pos, const MoveList& moves, std::size_t cut,
 Score Worker::qsearch(const Position& pos, Score alpha, Score beta, int ply) {
   count_node();
   if (should_stop()) return 0;
+  if (learned_) learned_->set(static_cast<std::size_t>(ply), pos);
   const bool capture = has_capture(pos);
-  if (ply >= kMaxPly) return capture ? 0 : static_eval(pos);
+  if (ply >= kMaxPly) return capture ? 0 : static_eval(pos, ply);
   if (!capture) {
     if (!has_legal_move(pos)) return loss_in(ply);
     leaf_ply_sum_ += static_cast<std::uint64_t>(ply);
     ++leaves_;
-    return static_eval(pos);  // quiet: stand pat is the whole story here
+    return static_eval(pos, ply);  // quiet: stand pat is the whole story here
   }
   // A capture is pending: it is forced, so there is no stand-pat.
   MoveList moves;
@@ -272,6 +277,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   const auto p = static_cast<std::size_t>(ply);
   pv_length_[p] = 0;
   keys_[root_key_index_ + p] = pos.key();
+  if (learned_) learned_->set(p, pos);
 
   if (fmjd64_) {
     // A side without a move has lost even when a law would draw.
@@ -345,7 +351,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   bool futile = false;
   if (tuning.futility && !pv_node && depth <= 2 && !moves[0].is_capture() && !is_loss_score(alpha) &&
       !is_win_score(alpha))
-    futile = static_eval(pos) + tuning.futility_margin * depth <= alpha;
+    futile = static_eval(pos, ply) + tuning.futility_margin * depth <= alpha;
 
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Selection sort step: the best remaining move to position i.
@@ -401,6 +407,7 @@ Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first)
   const Position& root = request_.root;
   pv_length_[0] = 0;
   keys_[root_key_index_] = root.key();
+  if (learned_) learned_->set(0, root);
   Score best = kNoScore;
   for (std::size_t i = first; i < root_moves_.size(); ++i) {
     const Move m = root_moves_[i].move;

@@ -6,8 +6,10 @@
 // 33 - n), so the evaluation is colour-symmetric by construction. Layers, with the quantization
 // the trainer exports (trainer/model.py):
 //
-//   L1  128 -> 64  int16 weights w1 = round(127 w), bias the same; the accumulator is summed from
-//                  scratch over the (at most 24) pieces; a1 = clamp(acc, 0, 127)
+//   L1  128 -> 64  int16 weights w1 = round(127 w), bias the same; the accumulator (b1 plus the
+//                  rows of the pieces, wrapping int16 sums) is summed from scratch by
+//                  evaluate_learned(p, w), or kept move by move (LearnedEvalStack, the search);
+//                  a1 = clamp(acc, 0, 127)
 //   L2   64 -> 16  int16 weights round(64 w), int32 bias round(127*64 b); a2 = clamp(z >> 6, 0, 127)
 //   L3   16 -> 1   int32 weights round(256*100/127 w), bias round(256*100 b); score = z >> 8
 //
@@ -71,7 +73,52 @@ const LearnedWeights& builtin_learned_weights();
 
 // The 128 input indices of p's pieces (side to move's view); returns how many.
 int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>& out);
-// Score of p for the side to move, 1/100 man; like evaluate(), never a mate score.
+// Score of p for the side to move, 1/100 man; like evaluate(), never a mate score. The
+// reference: everything from scratch.
 Score evaluate_learned(const Position& p, const LearnedWeights& w);
+
+// The first layer's sums of one set of pieces from both colours' views (view 0: White to move,
+// 1: Black to move), so a child's sums follow from its parent's by the few squares a move changes.
+class LearnedAccumulator {
+ public:
+  using Sums = std::array<std::int16_t, kLearnedHidden1>;
+
+  // Sums of p's pieces from scratch.
+  void refresh(const Position& p, const LearnedWeights& w);
+  // Sums of p's pieces from those of `parent` (any other position): only the squares whose
+  // piece differs are added or taken off. Equal to refresh(p, w), bit for bit.
+  void update(const LearnedAccumulator& parent, const Position& p, const LearnedWeights& w);
+  // True if these are the sums of p's pieces (the side to move does not matter).
+  bool is_for(const Position& p) const {
+    return white_ == p.pieces(Color::White) && black_ == p.pieces(Color::Black) && kings_ == p.kings();
+  }
+  const Sums& sums(Color view) const { return sums_[view == Color::White ? 0 : 1]; }
+  // Score for the side to move of a position these are the sums of; equals evaluate_learned(p, w).
+  Score evaluate(Color side_to_move, const LearnedWeights& w) const;
+
+ private:
+  alignas(32) std::array<Sums, 2> sums_{};
+  // The pieces summed; ghost bits (no position has them) until the first refresh.
+  Bitboard white_ = ~kBoard, black_ = ~kBoard, kings_ = ~kBoard;
+};
+
+// Accumulators by ply along a search path, brought up to date lazily: an evaluation at ply n
+// updates from the nearest ply above whose sums are still those of its position (or sums from
+// scratch when that is far), and leaves the plies between current for the siblings.
+class LearnedEvalStack {
+ public:
+  LearnedEvalStack(const LearnedWeights& w, std::size_t plies) : w_(w), path_(plies), acc_(plies) {}
+  // The position at `ply` (< plies) of the current path; it must outlive its use here.
+  void set(std::size_t ply, const Position& p) { path_[ply] = &p; }
+  // evaluate_learned of the position set at `ply`, every ply from 0 to `ply` being set.
+  Score evaluate(std::size_t ply);
+  // The accumulator evaluate(ply) used (tests).
+  const LearnedAccumulator& accumulator(std::size_t ply) const { return acc_[ply]; }
+
+ private:
+  const LearnedWeights& w_;
+  std::vector<const Position*> path_;
+  std::vector<LearnedAccumulator> acc_;
+};
 
 }  // namespace damas
