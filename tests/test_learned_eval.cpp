@@ -221,11 +221,6 @@ void note_kinds(const Position& before, const Move& m, const Position& after, Mo
   if (popcount(after.kings(mover)) > popcount(before.kings(mover))) ++kinds.crownings[index(mover)];
 }
 
-void require_same_sums(const LearnedAccumulator& a, const LearnedAccumulator& b) {
-  REQUIRE(a.sums(Color::White) == b.sums(Color::White));
-  REQUIRE(a.sums(Color::Black) == b.sums(Color::Black));
-}
-
 TEST_CASE("incremental learned accumulator equals a full recomputation along random games", "[learned]") {
   const LearnedWeights synthetic = synthetic_weights();
   MoveKinds kinds;
@@ -233,8 +228,9 @@ TEST_CASE("incremental learned accumulator equals a full recomputation along ran
   for (const LearnedWeights* w : {&builtin_learned_weights(), &synthetic}) {
     for (int game = 0; game < 60; ++game) {
       Position p = Position::start();
-      LearnedAccumulator incremental;
-      incremental.refresh(p, *w);
+      std::array<LearnedAccumulator, 2> incremental;  // White's view, Black's view
+      incremental[0].refresh(p, Color::White, *w);
+      incremental[1].refresh(p, Color::Black, *w);
       for (int ply = 0; ply < 200; ++ply) {
         MoveList moves;
         generate_legal_moves(p, moves);
@@ -242,23 +238,26 @@ TEST_CASE("incremental learned accumulator equals a full recomputation along ran
         const Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
         const Position child = p.after(m);
         note_kinds(p, m, child, kinds);
-        LearnedAccumulator next;
-        next.update(incremental, child, *w);
-        LearnedAccumulator full;
-        full.refresh(child, *w);
         INFO("game " << game << " ply " << ply << " " << to_fen(child));
-        REQUIRE(next.is_for(child));
-        require_same_sums(next, full);
-        REQUIRE(next.evaluate(child.side_to_move(), *w) == evaluate_learned(child, *w));
-        incremental = next;
+        for (const Color view : {Color::White, Color::Black}) {
+          LearnedAccumulator& acc = incremental[index(view)];
+          acc.update(acc, child, *w);
+          LearnedAccumulator full;
+          full.refresh(child, view, *w);
+          REQUIRE(acc.is_for(child, view));
+          REQUIRE(acc.sums() == full.sums());
+        }
+        REQUIRE(incremental[index(child.side_to_move())].evaluate(*w) == evaluate_learned(child, *w));
         p = child;
       }
       // An update also holds between unrelated positions (many squares differ).
-      LearnedAccumulator jump;
-      jump.update(incremental, Position::start(), *w);
-      LearnedAccumulator start;
-      start.refresh(Position::start(), *w);
-      require_same_sums(jump, start);
+      for (const Color view : {Color::White, Color::Black}) {
+        LearnedAccumulator jump;
+        jump.update(incremental[index(view)], Position::start(), *w);
+        LearnedAccumulator start;
+        start.refresh(Position::start(), view, *w);
+        REQUIRE(jump.sums() == start.sums());
+      }
     }
   }
   CHECK(kinds.captures > 1000);
@@ -270,11 +269,10 @@ TEST_CASE("incremental learned accumulator equals a full recomputation along ran
 // Random walks down a tree like a search's: evaluations at some nodes, siblings and back-ups.
 void check_stack_below(const Position& p, std::size_t ply, int depth, LearnedEvalStack& stack,
                        const LearnedWeights& w, std::mt19937& rng, int& evaluations) {
-  stack.set(ply, p);
   if (depth == 0 || std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
     INFO("ply " << ply << " " << to_fen(p));
-    REQUIRE(stack.evaluate(ply) == evaluate_learned(p, w));
-    REQUIRE(stack.accumulator(ply).is_for(p));
+    REQUIRE(stack.evaluate(ply, p) == evaluate_learned(p, w));
+    REQUIRE(stack.accumulator(ply).is_for(p, p.side_to_move()));
     ++evaluations;
     if (depth == 0) return;
   }
@@ -282,12 +280,13 @@ void check_stack_below(const Position& p, std::size_t ply, int depth, LearnedEva
   generate_legal_moves(p, moves);
   const std::size_t n = std::min<std::size_t>(moves.size(), 3);
   for (std::size_t i = 0; i < n; ++i) {
-    const Position child = p.after(moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)]);
+    const Position child =
+        p.after(moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)]);
     check_stack_below(child, ply + 1, depth - 1, stack, w, rng, evaluations);
   }
 }
 
-TEST_CASE("learned evaluation stack along a search path equals the full evaluation", "[learned]") {
+TEST_CASE("learned evaluation stack along search paths equals the full evaluation", "[learned]") {
   const LearnedWeights& w = builtin_learned_weights();
   LearnedEvalStack stack(w, 16);
   std::mt19937 rng(7);

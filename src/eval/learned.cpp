@@ -100,9 +100,51 @@ inline void add_pair_products(I32x8& z, std::int32_t pair, const std::int16_t* w
 #endif
 }
 
-
 // The first layer's sums wrap as uint16 lanes (defined overflow), read as int16 for the clipping.
 using U16x16 = std::uint16_t __attribute__((vector_size(32)));
+
+// Stores v at p, 32-byte aligned (one aligned store: a later full-width load is forwarded).
+template <typename V, typename T>
+void store_aligned(T* p, const V& v) {
+  std::memcpy(__builtin_assume_aligned(p, 32), &v, sizeof v);
+}
+
+// Unaligned, aliasing views of memory as vectors (like the intrinsics' __m256i_u): loads straight
+// into registers, where a memcpy into a block of vectors may go through the stack.
+using U16x16Mem = std::uint16_t __attribute__((vector_size(32), aligned(2), may_alias));
+
+// One view's 64 sums in registers while a position's rows are added and taken off.
+struct SumsBlock {
+  U16x16 p0, p1, p2, p3;
+
+  void load_from(const std::int16_t* s) {
+    const auto* m = reinterpret_cast<const U16x16Mem*>(s);
+    p0 = m[0];
+    p1 = m[1];
+    p2 = m[2];
+    p3 = m[3];
+  }
+  void store_to(LearnedAccumulator::Sums& s) const {
+    store_aligned(&s[0], p0);
+    store_aligned(&s[16], p1);
+    store_aligned(&s[32], p2);
+    store_aligned(&s[48], p3);
+  }
+  void add(const std::int16_t* weights) {
+    const auto* row = reinterpret_cast<const U16x16Mem*>(weights);
+    p0 += row[0];
+    p1 += row[1];
+    p2 += row[2];
+    p3 += row[3];
+  }
+  void subtract(const std::int16_t* weights) {
+    const auto* row = reinterpret_cast<const U16x16Mem*>(weights);
+    p0 -= row[0];
+    p1 -= row[1];
+    p2 -= row[2];
+    p3 -= row[3];
+  }
+};
 
 // Kinds of pieces: White's men, White's kings, Black's men, Black's kings.
 std::array<Bitboard, 4> piece_kinds(Bitboard white, Bitboard black, Bitboard kings) {
@@ -111,53 +153,43 @@ std::array<Bitboard, 4> piece_kinds(Bitboard white, Bitboard black, Bitboard kin
 
 // Input of a piece of kind k on s seen from view (0 White, 1 Black to move): the mover's men,
 // its kings, the opponent's men, its kings.
-int feature(std::size_t view, std::size_t kind, Square s) {
-  const std::size_t slot = view == 0 ? kind : kind ^ 2;
-  return static_cast<int>(32 * slot + kSquareIndex.of[view][s.bit]);
+std::size_t feature(std::size_t view, std::size_t kind, Square s) {
+  return 32 * (kind ^ (2 * view)) + kSquareIndex.of[view][s.bit];
 }
 
-template <bool kAdd>
-void accumulate_row(LearnedAccumulator::Sums& sums, const LearnedWeights& w, int input) {
-  const std::int16_t* row = &w.w1[static_cast<std::size_t>(input * kLearnedHidden1)];
-  for (std::size_t c = 0; c < kLearnedHidden1; c += 16) {
-    U16x16 acc, r;
-    load(acc, &sums[c]);
-    load(r, row + c);
-    if constexpr (kAdd) acc += r;
-    else acc -= r;
-    std::memcpy(&sums[c], &acc, sizeof acc);
-  }
-}
-void add_row(LearnedAccumulator::Sums& sums, const LearnedWeights& w, int input) {
-  accumulate_row<true>(sums, w, input);
-}
-void subtract_row(LearnedAccumulator::Sums& sums, const LearnedWeights& w, int input) {
-  accumulate_row<false>(sums, w, input);
+const std::int16_t* row_of(const LearnedWeights& w, std::size_t feature) {
+  return &w.w1[feature * kLearnedHidden1];
 }
 
-// Bit k set: input pair k (L1 outputs 2k, 2k+1) has a non-zero value.
-std::uint32_t nonzero_pairs(const std::array<std::int16_t, kLearnedHidden1>& a1) {
+alignas(32) constexpr std::array<std::int16_t, kLearnedHidden1> kZeroRow{};
+
+// The first-layer row of the piece on s of the position (white, black, kings) seen from view,
+// or a row of zeros if s is empty.
+const std::int16_t* row_at(const LearnedWeights& w, std::size_t view, Bitboard white, Bitboard black,
+                           Bitboard kings, Square s) {
+  const auto on = [&](Bitboard b) { return static_cast<std::size_t>((b >> s.bit) & 1); };
+  const std::size_t kind = 2 * on(black) + on(kings);
+  return on(white | black) ? row_of(w, feature(view, kind, s)) : kZeroRow.data();
+}
+
+// Bit k set: input pair k (lanes 2k, 2k+1) of the 16 clipped values has a non-zero value.
+std::uint32_t nonzero_pairs(const I16x16& a) {
 #if defined(__AVX2__)
-  std::uint32_t zero = 0;
-  for (std::size_t c = 0; c < 4; ++c) {
-    __m256i v;
-    load(v, &a1[16 * c]);
-    const __m256i is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
-    zero |= static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(is_zero))) << (8 * c);
-  }
-  return ~zero;
+  __m256i v;
+  load(v, &a);
+  const __m256i is_zero = _mm256_cmpeq_epi32(v, _mm256_setzero_si256());
+  return ~static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(is_zero))) & 0xffu;
 #elif defined(__wasm_simd128__)
-  std::uint32_t zero = 0;
-  for (std::size_t c = 0; c < 8; ++c) {
-    v128_t v;
-    load(v, &a1[8 * c]);
-    zero |= static_cast<std::uint32_t>(wasm_i32x4_bitmask(wasm_i32x4_eq(v, wasm_i32x4_splat(0)))) << (4 * c);
-  }
-  return ~zero;
+  std::array<v128_t, 2> v;
+  load(v, &a);
+  const v128_t zero = wasm_i32x4_splat(0);
+  const auto lo = static_cast<std::uint32_t>(wasm_i32x4_bitmask(wasm_i32x4_eq(v[0], zero)));
+  const auto hi = static_cast<std::uint32_t>(wasm_i32x4_bitmask(wasm_i32x4_eq(v[1], zero)));
+  return ~(lo | hi << 4) & 0xffu;
 #else
   std::uint32_t nonzero = 0;
-  for (std::size_t k = 0; k < kLearnedHidden1 / 2; ++k)
-    if (a1[2 * k] != 0 || a1[2 * k + 1] != 0) nonzero |= std::uint32_t{1} << k;
+  for (int k = 0; k < 8; ++k)
+    if (a[2 * k] != 0 || a[2 * k + 1] != 0) nonzero |= std::uint32_t{1} << k;
   return nonzero;
 #endif
 }
@@ -168,18 +200,20 @@ Score output_layers(const LearnedAccumulator::Sums& sums, const LearnedWeights& 
   alignas(32) std::array<std::int16_t, kLearnedHidden1> a1;
   const I16x16 zero{};
   const I16x16 top = zero + 127;
-  for (std::size_t c = 0; c < kLearnedHidden1; c += 16) {
+  std::uint32_t nonzero = 0;
+  for (std::size_t c = 0; c < 4; ++c) {
     I16x16 acc;
-    load(acc, &sums[c]);
+    load(acc, &sums[16 * c]);
     acc = acc < zero ? zero : acc > top ? top : acc;
-    std::memcpy(&a1[c], &acc, sizeof acc);
+    store_aligned(&a1[16 * c], acc);
+    nonzero |= nonzero_pairs(acc) << (8 * c);
   }
   // L2 by input pairs, the non-zero ones only (clipped ReLU leaves many at 0): z[j] += a[i] w[i][j]
   // + a[i+1] w[i+1][j], one multiply-add of int16 pairs into int32 (vpmaddwd) where AVX2 is on.
   I32x8 z0, z1;
   load(z0, w.b2.data());
   load(z1, w.b2.data() + 8);
-  for (std::uint32_t pairs = nonzero_pairs(a1); pairs; pairs &= pairs - 1) {
+  for (std::uint32_t pairs = nonzero; pairs; pairs &= pairs - 1) {
     const auto i = static_cast<std::size_t>(2 * std::countr_zero(pairs));
     std::int32_t pair;
     std::memcpy(&pair, &a1[i], sizeof pair);
@@ -292,62 +326,71 @@ int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>&
 Score evaluate_learned(const Position& p, const LearnedWeights& w) {
   std::array<int, 2 * rules::kMenPerSide> features;
   const int n = learned_features(p, features);
-  alignas(32) LearnedAccumulator::Sums sums = w.b1;
-  for (int f = 0; f < n; ++f) add_row(sums, w, features[static_cast<std::size_t>(f)]);
+  SumsBlock block;
+  block.load_from(w.b1.data());
+  for (int f = 0; f < n; ++f)
+    block.add(row_of(w, static_cast<std::size_t>(features[static_cast<std::size_t>(f)])));
+  alignas(32) LearnedAccumulator::Sums sums;
+  block.store_to(sums);
   return output_layers(sums, w);
 }
 
-void LearnedAccumulator::refresh(const Position& p, const LearnedWeights& w) {
-  const std::array<Bitboard, 4> kinds = piece_kinds(p.pieces(Color::White), p.pieces(Color::Black), p.kings());
-  for (std::size_t view = 0; view < 2; ++view) {
-    sums_[view] = w.b1;
-    for (std::size_t k = 0; k < 4; ++k)
-      for (Bitboard b = kinds[k]; b;) add_row(sums_[view], w, feature(view, k, pop_lowest(b)));
-  }
+void LearnedAccumulator::refresh(const Position& p, Color view, const LearnedWeights& w) {
+  const std::size_t v = index(view);
+  const std::array<Bitboard, 4> kinds =
+      piece_kinds(p.pieces(Color::White), p.pieces(Color::Black), p.kings());
+  SumsBlock block;
+  block.load_from(w.b1.data());
+  for (std::size_t k = 0; k < 4; ++k)
+    for (Bitboard b = kinds[k]; b;) block.add(row_of(w, feature(v, k, pop_lowest(b))));
+  block.store_to(sums_);
   white_ = p.pieces(Color::White);
   black_ = p.pieces(Color::Black);
   kings_ = p.kings();
+  view_ = view;
 }
 
-void LearnedAccumulator::update(const LearnedAccumulator& parent, const Position& p, const LearnedWeights& w) {
-  sums_ = parent.sums_;
-  const std::array<Bitboard, 4> before = piece_kinds(parent.white_, parent.black_, parent.kings_);
-  const std::array<Bitboard, 4> after = piece_kinds(p.pieces(Color::White), p.pieces(Color::Black), p.kings());
-  for (std::size_t k = 0; k < 4; ++k) {
-    for (Bitboard gone = before[k] & ~after[k]; gone;) {
-      const Square s = pop_lowest(gone);
-      subtract_row(sums_[0], w, feature(0, k, s));
-      subtract_row(sums_[1], w, feature(1, k, s));
-    }
-    for (Bitboard come = after[k] & ~before[k]; come;) {
-      const Square s = pop_lowest(come);
-      add_row(sums_[0], w, feature(0, k, s));
-      add_row(sums_[1], w, feature(1, k, s));
+void LearnedAccumulator::update(const LearnedAccumulator& from, const Position& p, const LearnedWeights& w) {
+  const std::size_t v = index(from.view_);
+  const Bitboard white = p.pieces(Color::White);
+  const Bitboard black = p.pieces(Color::Black);
+  const Bitboard kings = p.kings();
+  SumsBlock block;
+  block.load_from(from.sums_.data());
+  // One pass over the squares that differ, without a branch on what they held: an empty square
+  // adds or takes off a row of zeros.
+  for (Bitboard changed = (from.white_ ^ white) | (from.black_ ^ black) | (from.kings_ ^ kings); changed;) {
+    const Square s = pop_lowest(changed);
+    block.subtract(row_at(w, v, from.white_, from.black_, from.kings_, s));
+    block.add(row_at(w, v, white, black, kings, s));
+  }
+  block.store_to(sums_);
+  white_ = white;
+  black_ = black;
+  kings_ = kings;
+  view_ = from.view_;
+}
+
+Score LearnedAccumulator::evaluate(const LearnedWeights& w) const { return output_layers(sums_, w); }
+
+Score LearnedEvalStack::evaluate(std::size_t ply, const Position& p) {
+  const Color view = p.side_to_move();
+  LearnedAccumulator& acc = acc_[ply];
+  const LearnedAccumulator* from = &acc;
+  // Not the same view: as far as a position can be.
+  constexpr int kFar = kBitboardBits;
+  int distance = acc.view() == view ? acc.distance(p) : kFar;
+  if (ply >= 2 && acc_[ply - 2].view() == view) {
+    const int up = acc_[ply - 2].distance(p);
+    if (up < distance) {
+      from = &acc_[ply - 2];
+      distance = up;
     }
   }
-  white_ = p.pieces(Color::White);
-  black_ = p.pieces(Color::Black);
-  kings_ = p.kings();
-}
-
-Score LearnedAccumulator::evaluate(Color side_to_move, const LearnedWeights& w) const {
-  return output_layers(sums(side_to_move), w);
-}
-
-Score LearnedEvalStack::evaluate(std::size_t ply) {
-  // An update step costs a few rows (the squares a move changes, in both views), sums from
-  // scratch about 2 x 16: past this many steps back, start afresh there.
-  constexpr std::size_t kMaxSteps = 4;
-  std::size_t from = ply;
-  while (!acc_[from].is_for(*path_[from])) {
-    if (from == 0 || ply - from >= kMaxSteps) {
-      acc_[from].refresh(*path_[from], w_);
-      break;
-    }
-    --from;
-  }
-  for (std::size_t i = from + 1; i <= ply; ++i) acc_[i].update(acc_[i - 1], *path_[i], w_);
-  return acc_[ply].evaluate(path_[ply]->side_to_move(), w_);
+  // About one row per differing square against one per piece from scratch.
+  if (distance < popcount(p.occupied())) acc.update(*from, p, w_);
+  else acc.refresh(p, view, w_);
+  return acc.evaluate(w_);
 }
 
 }  // namespace damas

@@ -64,9 +64,10 @@ class Worker {
   Score root_search(int depth, Score alpha, Score beta, std::size_t first);
   Score search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node);
   Score qsearch(const Position& pos, Score alpha, Score beta, int ply);
-  // The evaluation of pos, the position of the path at `ply`.
   Score static_eval(const Position& pos, int ply);
-  std::optional<Score> probe_egdb(const Position& pos, int ply);
+  // The databases' score of pos, or kNoScore (a sentinel, not std::optional: returning that cost a
+  // store-forwarding stall at every node, the databases loaded or not).
+  Score probe_egdb(const Position& pos, int ply);
   bool is_repetition(const Position& pos, int ply) const;
   bool should_stop();
   void check_limits();
@@ -97,7 +98,7 @@ class Worker {
   // Keys of the game history followed by the current search path (for repetitions).
   std::vector<Key> keys_;
   std::size_t root_key_index_ = 0;
-  // The learned evaluation's first layer along the path (learned evaluation only).
+  // The learned evaluation's first-layer sums by ply (learned evaluation only).
   std::optional<LearnedEvalStack> learned_;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   // History heuristic: [side][from bit][to bit].
@@ -144,18 +145,19 @@ Worker::Worker(Shared& shared, int id)
 }
 
 Score Worker::static_eval(const Position& pos, int ply) {
-  Score s = learned_ ? learned_->evaluate(static_cast<std::size_t>(ply)) : evaluate(pos, request_.weights);
+  Score s =
+      learned_ ? learned_->evaluate(static_cast<std::size_t>(ply), pos) : evaluate(pos, request_.weights);
   if (request_.level.eval_noise) s += eval_noise(pos.key(), request_.seed, request_.level.eval_noise);
   return std::clamp(s, -kScoreWinThreshold + 1, kScoreWinThreshold - 1);
 }
 
 // A position the databases cover (no capture pending: those are searched) scores as a win or
 // loss at its distance to the end of the game, so each move along it makes progress.
-std::optional<Score> Worker::probe_egdb(const Position& pos, int ply) {
+Score Worker::probe_egdb(const Position& pos, int ply) {
   const egdb::Database* db = request_.egdb.get();
-  if (!db || popcount(pos.occupied()) > db->max_pieces() || has_capture(pos)) return std::nullopt;
+  if (!db || popcount(pos.occupied()) > db->max_pieces() || has_capture(pos)) return kNoScore;
   const std::optional<egdb::Value> v = db->probe(pos, probe_cache_.get());
-  if (!v) return std::nullopt;
+  if (!v) return kNoScore;
   tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   if (v->wdl == egdb::Wdl::Win) return win_in(ply + v->plies);
   if (v->wdl == egdb::Wdl::Loss) return loss_in(ply + v->plies);
@@ -247,7 +249,6 @@ void Worker::reward(const Position& pos, const MoveList& moves, std::size_t cut,
 Score Worker::qsearch(const Position& pos, Score alpha, Score beta, int ply) {
   count_node();
   if (should_stop()) return 0;
-  if (learned_) learned_->set(static_cast<std::size_t>(ply), pos);
   const bool capture = has_capture(pos);
   if (ply >= kMaxPly) return capture ? 0 : static_eval(pos, ply);
   if (!capture) {
@@ -277,7 +278,6 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   const auto p = static_cast<std::size_t>(ply);
   pv_length_[p] = 0;
   keys_[root_key_index_ + p] = pos.key();
-  if (learned_) learned_->set(p, pos);
 
   if (fmjd64_) {
     // A side without a move has lost even when a law would draw.
@@ -286,7 +286,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     return kScoreDraw;
   }
   if (is_repetition(pos, ply)) return kScoreDraw;
-  if (const std::optional<Score> s = probe_egdb(pos, ply)) return *s;
+  if (const Score s = probe_egdb(pos, ply); s != kNoScore) return s;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
   if (depth <= 0) {
     const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ && !has_capture(pos) &&
@@ -407,7 +407,6 @@ Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first)
   const Position& root = request_.root;
   pv_length_[0] = 0;
   keys_[root_key_index_] = root.key();
-  if (learned_) learned_->set(0, root);
   Score best = kNoScore;
   for (std::size_t i = first; i < root_moves_.size(); ++i) {
     const Move m = root_moves_[i].move;

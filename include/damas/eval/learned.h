@@ -8,7 +8,8 @@
 //
 //   L1  128 -> 64  int16 weights w1 = round(127 w), bias the same; the accumulator (b1 plus the
 //                  rows of the pieces, wrapping int16 sums) is summed from scratch by
-//                  evaluate_learned(p, w), or kept move by move (LearnedEvalStack, the search);
+//                  evaluate_learned(p, w), or updated from a nearby position's sums by the
+//                  squares that differ (LearnedAccumulator, LearnedEvalStack: the search);
 //                  a1 = clamp(acc, 0, 127)
 //   L2   64 -> 16  int16 weights round(64 w), int32 bias round(127*64 b); a2 = clamp(z >> 6, 0, 127)
 //   L3   16 -> 1   int32 weights round(256*100/127 w), bias round(256*100 b); score = z >> 8
@@ -77,47 +78,50 @@ int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>&
 // reference: everything from scratch.
 Score evaluate_learned(const Position& p, const LearnedWeights& w);
 
-// The first layer's sums of one set of pieces from both colours' views (view 0: White to move,
-// 1: Black to move), so a child's sums follow from its parent's by the few squares a move changes.
+// The first layer's sums of a position's pieces from one colour's view (White's view: the sums
+// used when White is to move), so the sums of a nearby position follow by the few squares whose
+// piece differs instead of all the pieces.
 class LearnedAccumulator {
  public:
   using Sums = std::array<std::int16_t, kLearnedHidden1>;
 
-  // Sums of p's pieces from scratch.
-  void refresh(const Position& p, const LearnedWeights& w);
-  // Sums of p's pieces from those of `parent` (any other position): only the squares whose
-  // piece differs are added or taken off. Equal to refresh(p, w), bit for bit.
-  void update(const LearnedAccumulator& parent, const Position& p, const LearnedWeights& w);
-  // True if these are the sums of p's pieces (the side to move does not matter).
-  bool is_for(const Position& p) const {
-    return white_ == p.pieces(Color::White) && black_ == p.pieces(Color::Black) && kings_ == p.kings();
+  // view's sums of p's pieces from scratch.
+  void refresh(const Position& p, Color view, const LearnedWeights& w);
+  // The sums of p's pieces in from's view, from from's (any position; `from` may be *this): only
+  // the squares whose piece differs are added or taken off. Equal to refresh, bit for bit.
+  void update(const LearnedAccumulator& from, const Position& p, const LearnedWeights& w);
+  // How many squares hold another piece (or none) in p than in the summed position.
+  int distance(const Position& p) const {
+    return popcount((white_ ^ p.pieces(Color::White)) | (black_ ^ p.pieces(Color::Black)) |
+                    (kings_ ^ p.kings()));
   }
-  const Sums& sums(Color view) const { return sums_[view == Color::White ? 0 : 1]; }
-  // Score for the side to move of a position these are the sums of; equals evaluate_learned(p, w).
-  Score evaluate(Color side_to_move, const LearnedWeights& w) const;
+  // True if these are view's sums of p's pieces (p's side to move does not matter).
+  bool is_for(const Position& p, Color view) const { return view_ == view && distance(p) == 0; }
+  Color view() const { return view_; }
+  const Sums& sums() const { return sums_; }
+  // Score of p from these sums (is_for(p, p.side_to_move())); equals evaluate_learned(p, w).
+  Score evaluate(const LearnedWeights& w) const;
 
  private:
-  alignas(32) std::array<Sums, 2> sums_{};
+  alignas(32) Sums sums_{};
   // The pieces summed; ghost bits (no position has them) until the first refresh.
   Bitboard white_ = ~kBoard, black_ = ~kBoard, kings_ = ~kBoard;
+  Color view_ = Color::White;
 };
 
-// Accumulators by ply along a search path, brought up to date lazily: an evaluation at ply n
-// updates from the nearest ply above whose sums are still those of its position (or sums from
-// scratch when that is far), and leaves the plies between current for the siblings.
+// The learned evaluation of the positions of a search, by ply: the side to move at a ply is the
+// same all through a search, so the sums kept from the last evaluation at the same ply (a sibling
+// or cousin) or two plies up are usually a few squares off and updated rather than summed anew.
 class LearnedEvalStack {
  public:
-  LearnedEvalStack(const LearnedWeights& w, std::size_t plies) : w_(w), path_(plies), acc_(plies) {}
-  // The position at `ply` (< plies) of the current path; it must outlive its use here.
-  void set(std::size_t ply, const Position& p) { path_[ply] = &p; }
-  // evaluate_learned of the position set at `ply`, every ply from 0 to `ply` being set.
-  Score evaluate(std::size_t ply);
-  // The accumulator evaluate(ply) used (tests).
+  LearnedEvalStack(const LearnedWeights& w, std::size_t plies) : w_(w), acc_(plies) {}
+  // evaluate_learned(p, w) for a position p at `ply` (< plies).
+  Score evaluate(std::size_t ply, const Position& p);
+  // The accumulator evaluate(ply, p) used (tests).
   const LearnedAccumulator& accumulator(std::size_t ply) const { return acc_[ply]; }
 
  private:
   const LearnedWeights& w_;
-  std::vector<const Position*> path_;
   std::vector<LearnedAccumulator> acc_;
 };
 
