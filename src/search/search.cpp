@@ -358,9 +358,12 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     std::size_t pick = i;
     for (std::size_t j = i + 1; j < moves.size(); ++j)
       if (order_keys[j] > order_keys[pick]) pick = j;
-    std::swap(moves[i], moves[pick]);
+    // The move is read before the swap writes it: read back after its partial stores, it cost a
+    // store-forwarding stall per move.
+    const Move m = moves[pick];
+    moves[pick] = moves[i];
+    moves[i] = m;
     std::swap(order_keys[i], order_keys[pick]);
-    const Move m = moves[i];
     if (futile && i > 0 && order_keys[i] < (1 << 27)) break;  // the rest is ordered lower still
 
     const Position child = pos.after(m);

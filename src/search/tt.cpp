@@ -91,11 +91,6 @@ void TranspositionTable::clear() {
   generation_ = 0;
 }
 
-std::size_t TranspositionTable::index(Key key) const {
-  __extension__ using U128 = unsigned __int128;
-  return static_cast<std::size_t>((static_cast<U128>(key) * buckets_count_) >> 64);
-}
-
 std::optional<TTEntry> TranspositionTable::probe(Key key) const {
   const Bucket& b = buckets_[index(key)];
   for (const Slot& s : b.slot) {

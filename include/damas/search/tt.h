@@ -65,7 +65,11 @@ class TranspositionTable {
     Slot slot[kBucketEntries];
   };
 
-  std::size_t index(Key key) const;
+  // Inline: called for the probe, the prefetch and the store of every node.
+  std::size_t index(Key key) const {
+    __extension__ using U128 = unsigned __int128;
+    return static_cast<std::size_t>((static_cast<U128>(key) * buckets_count_) >> 64);
+  }
 
   struct Free {
     void operator()(Bucket* b) const;
