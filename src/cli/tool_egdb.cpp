@@ -251,8 +251,16 @@ int egdb_main(const Args& args) {
   if (action == "info") return info_command(rest);
   if (action == "probe") return probe_command(rest);
   if (action == "convert") return convert_command(rest);
-  std::cerr << "usage: damas egdb build|verify|info|probe|convert [options] (each has --help)\n";
-  return action == "--help" || action == "-h" ? 0 : 2;
+  const bool asked = action == "--help" || action == "-h";
+  if (!asked) std::cerr << "egdb: unknown or missing action \"" << action << "\"\n";
+  (asked ? std::cout : std::cerr)
+      << "usage: damas egdb ACTION [options]   (each action has --help)\n"
+         "  build    retrograde build of every slice with up to --pieces N pieces (resumes)\n"
+         "  verify   check every stored value against its successors' values\n"
+         "  info     one line per slice and side to move: positions, win/draw/loss, longest win\n"
+         "  probe    value and distance of one position (--fen)\n"
+         "  convert  play won positions out with the databases, checking the win within the draw laws\n";
+  return asked ? 0 : 2;
 }
 
 }  // namespace damas::cli
