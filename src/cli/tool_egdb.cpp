@@ -12,6 +12,7 @@
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/egdb/cluster.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
 
@@ -40,12 +41,23 @@ void print_progress(const egdb::BuildProgress& p) {
   std::fflush(stderr);
 }
 
+void print_report(const egdb::BuildReport& r, double seconds) {
+  std::printf(
+      "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
+      r.slices_computed, r.slices_reused, static_cast<unsigned long long>(r.positions), seconds,
+      seconds > 0 ? static_cast<double>(r.positions) / seconds / 1e6 : 0.0,
+      static_cast<unsigned long long>(r.bytes));
+}
+
 int build_command(const Args& args) {
-  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T]");
+  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T] [--mpi]");
   desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(4),
                                                  "every slice with up to N pieces (2..8)")(
       "dir", po::value<std::string>()->default_value(kDefaultDir), "directory of the slice files")(
-      "threads", po::value<int>()->default_value(1), "threads (1..64)");
+      "threads", po::value<int>()->default_value(1), "threads (1..64; per rank with --mpi)")(
+      "mpi",
+      "cluster build: run under mpirun, every rank writing into the shared --dir (needs a damas "
+      "built with MPI; see bench/egdb-cluster.md)");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb build", args, desc, vm))
     return *exit_code;
@@ -57,21 +69,30 @@ int build_command(const Args& args) {
     std::cerr << "damas egdb build: threads must be between 1 and 64\n";
     return 2;
   }
-  const bool terminal = isatty(STDERR_FILENO) != 0;
+  // MPI starts only here: a build without --mpi (and every other command) never touches it.
+  std::unique_ptr<egdb::Cluster> cluster;
+  if (vm.count("mpi")) {
+    Expected<std::unique_ptr<egdb::Cluster>> joined = egdb::join_mpi();
+    if (!joined) {
+      std::cerr << "damas egdb build --mpi: " << joined.error() << "\n";
+      return 2;
+    }
+    cluster = std::move(joined).value();
+  }
+  const bool speaks = !cluster || cluster->rank() == 0;  // one rank prints for all
+  const bool terminal = speaks && isatty(STDERR_FILENO) != 0;
   if (terminal) o.on_progress = print_progress;
   const auto t0 = std::chrono::steady_clock::now();
-  const Expected<egdb::BuildReport> r = egdb::build(o);
+  const Expected<egdb::BuildReport> r = cluster ? egdb::build_on_cluster(o, *cluster) : egdb::build(o);
   if (terminal) std::fprintf(stderr, "\n");
   if (!r) {
-    std::cerr << "damas egdb build: " << r.error() << "\n";
+    if (speaks) std::cerr << "damas egdb build: " << r.error() << "\n";
     return 1;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf(
-      "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
-      r->slices_computed, r->slices_reused, static_cast<unsigned long long>(r->positions), seconds,
-      seconds > 0 ? static_cast<double>(r->positions) / seconds / 1e6 : 0.0,
-      static_cast<unsigned long long>(r->bytes));
+  if (speaks) {
+    print_report(*r, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (cluster) std::printf("on %d MPI ranks\n", cluster->size());
+  }
   return 0;
 }
 
