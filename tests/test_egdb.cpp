@@ -441,6 +441,17 @@ void check_same_files(const fs::path& dir, int pieces) {
 
 }  // namespace
 
+TEST_CASE("egdb: a slice's positions are the numbers that place no two men on one square", "[egdb]") {
+  for (const egdb::Material& m : egdb::slices_up_to(4)) {
+    INFO(egdb::slice_name(m));
+    const Expected<egdb::SliceFile> f =
+        egdb::SliceFile::read((fs::path(built(4)) / egdb::file_name(m)).string());
+    REQUIRE(f.has_value());
+    CHECK(egdb::SliceIndex(m).positions() == f->stats()[0].positions);
+    CHECK(egdb::SliceIndex(m).positions() == f->stats()[1].positions);
+  }
+}
+
 TEST_CASE("egdb: every move leaving a slice leads into one of its dependencies", "[egdb]") {
   MoveList moves;
   for (const egdb::Material& m : egdb::slices_up_to(4)) {

@@ -262,18 +262,64 @@ int convert_command(const Args& args) {
   return won == games ? 0 : 1;
 }
 
+// The sizes a build plan needs, per piece count: slices, numbers, positions, the largest slice.
+int count_command(const Args& args) {
+  po::options_description desc("damas egdb count [--pieces N]");
+  desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(8),
+                                                 "piece counts 2..N (2..8)");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb count", args, desc, vm))
+    return *exit_code;
+  const int pieces = vm["pieces"].as<int>();
+  if (pieces < 2 || pieces > 8) {
+    std::cerr << "damas egdb count: pieces must be between 2 and 8\n";
+    return 2;
+  }
+  const std::vector<egdb::Material> all = egdb::slices_up_to(pieces);
+  for (int n = 2; n <= pieces; ++n) {
+    int slices = 0;
+    std::uint64_t numbers = 0, positions = 0, largest = 0;
+    egdb::Material biggest;
+    for (const egdb::Material& m : all) {
+      if (m.pieces() != n) continue;
+      const egdb::SliceIndex index(m);
+      ++slices;
+      numbers += 2 * index.size();
+      positions += 2 * index.positions();
+      if (2 * index.size() > largest) {
+        largest = 2 * index.size();
+        biggest = m;
+      }
+    }
+    std::printf("pieces=%d slices=%d numbers=%llu positions=%llu largest=%s largest-numbers=%llu\n", n,
+                slices, static_cast<unsigned long long>(numbers), static_cast<unsigned long long>(positions),
+                egdb::slice_name(biggest).c_str(), static_cast<unsigned long long>(largest));
+  }
+  return 0;
+}
+
 }  // namespace
 
 int egdb_main(const Args& args) {
+  using Command = int (*)(const Args&);
+  static constexpr std::pair<const char*, Command> kCommands[] = {
+      {"build", build_command}, {"verify", verify_command},   {"info", info_command},
+      {"probe", probe_command}, {"convert", convert_command}, {"count", count_command}};
   const std::string action = args.empty() ? "" : args.front();
   const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
-  if (action == "build") return build_command(rest);
-  if (action == "verify") return verify_command(rest);
-  if (action == "info") return info_command(rest);
-  if (action == "probe") return probe_command(rest);
-  if (action == "convert") return convert_command(rest);
-  std::cerr << "usage: damas egdb build|verify|info|probe|convert [options] (each has --help)\n";
-  return action == "--help" || action == "-h" ? 0 : 2;
+  for (const auto& [name, command] : kCommands)
+    if (action == name) return command(rest);
+  constexpr const char* kUsage = "usage: damas egdb build|verify|info|probe|convert|count [options]";
+  if (action != "--help" && action != "-h") {
+    std::cerr << kUsage << " (each has --help)\n";
+    return 2;
+  }
+  std::cout << kUsage << "\n";  // and each action's help (the man page is made of it)
+  for (const auto& [name, command] : kCommands) {
+    std::cout << "\n";
+    command({"--help"});
+  }
+  return 0;
 }
 
 }  // namespace damas::cli

@@ -260,6 +260,7 @@ Expected<BuildReport> build(const BuildOptions& options) {
       }
     }
     if (options.max_new_slices && report.slices_computed >= options.max_new_slices) return report;
+    if (Status s = check_slice_size(m); !s) return Error{s.error()};
     SliceFile file;
     Expected<std::vector<Code>> codes = solve(m, solved, run, file);
     if (!codes) return Error{codes.error()};

@@ -202,8 +202,19 @@ class ClusterBuild {
     if (Status s = status_of(start); !s) return Error{s.error()};
     progress_.slice_count = static_cast<int>(slices_up_to(options_.pieces).size());
     for (const Material& m : slices_up_to(options_.pieces)) progress_.all_total += 2 * SliceIndex(m).size();
-    for (const std::vector<Material>& wave : build_waves(options_.pieces))
-      if (Status s = run_wave(wave); !s) return Error{s.error()};
+    const std::vector<std::vector<Material>> waves = build_waves(options_.pieces);
+    for (const std::vector<Material>& wave : waves)
+      for (const Material& m : wave)
+        if (Status s = check_slice_size(m); !s) return Error{s.error()};
+    // The last wave that looks a slice up: after it, the slice's codes are dropped.
+    for (std::size_t w = 0; w < waves.size(); ++w)
+      for (const Material& m : waves[w])
+        for (const Material& d : dependencies(m)) last_use_[d] = w;
+    for (std::size_t w = 0; w < waves.size(); ++w) {
+      if (Status s = run_wave(waves[w]); !s) return Error{s.error()};
+      for (const auto& [m, last] : last_use_)
+        if (last == w) solved_.remove(m);
+    }
     return report_;
   }
 
@@ -305,7 +316,7 @@ class ClusterBuild {
     r.raw(codes.data(), codes.size());
     progress_.slice = m;
     progress_.total = codes.size();
-    solved_.add(m, std::move(codes));
+    if (last_use_.count(m)) solved_.add(m, std::move(codes));  // a later wave looks it up
     report_.bytes += file_bytes;
     report_.positions += positions;
     ++(reused ? report_.slices_reused : report_.slices_computed);
@@ -321,8 +332,9 @@ class ClusterBuild {
 
   const BuildOptions& options_;
   Cluster& cluster_;
-  SolvedSlices solved_;
-  std::map<Material, SliceFile> found_;  // rank 0: sound files of this wave
+  SolvedSlices solved_;                       // the slices later waves look up
+  std::map<Material, std::size_t> last_use_;  // the last wave that looks a slice up
+  std::map<Material, SliceFile> found_;       // rank 0: sound files of this wave
   BuildReport report_;
   BuildProgress progress_;
   Clock::time_point start_ = Clock::now();

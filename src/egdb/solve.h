@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "damas/egdb/egdb.h"
@@ -19,6 +20,14 @@ enum : std::uint8_t { kValid = 1, kResolved = 2, kLossPossible = 4, kCapture = 8
 
 // Numbers of a slice (both sides to move) settled by the first pass, by distance.
 using Buckets = std::vector<std::vector<std::uint32_t>>;
+
+// The build's lists hold slice numbers (both sides) in 32 bits.
+inline Status check_slice_size(const Material& m) {
+  const std::uint64_t numbers = 2 * SliceIndex(m).size();
+  if (numbers > (std::uint64_t{1} << 32))
+    return Error{slice_name(m) + ": " + std::to_string(numbers) + " numbers, more than the build's 2^32"};
+  return Ok{};
+}
 
 // Where the first pass over the numbers [first, first + flags.size()) of a slice writes.
 struct ScanOut {

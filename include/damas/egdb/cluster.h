@@ -43,7 +43,8 @@ std::vector<std::vector<Material>> build_waves(int pieces);
 // The build of build() spread over the ranks, wave by wave: rank 0 checks which files are
 // already sound (resume), the first pass over the slices to compute is split by number ranges
 // over all ranks, each slice's owner gathers its ranges, spreads the values, writes its file,
-// and sends the codes to every rank. Every rank gets the same report (or the same error).
+// and sends the codes to every rank, which keeps them while a later wave looks them up. Every
+// rank gets the same report (or the same error).
 // options.threads is per rank; options.on_progress is called on rank 0 only;
 // options.max_new_slices is not supported (0).
 Expected<BuildReport> build_on_cluster(const BuildOptions& options, Cluster& cluster);

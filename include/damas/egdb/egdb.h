@@ -48,6 +48,8 @@ class SliceIndex {
   explicit SliceIndex(const Material& m);
   const Material& material() const { return material_; }
   std::uint64_t size() const { return size_; }  // per side to move
+  // The numbers that are placements of a position (no two men on one square), per side to move.
+  std::uint64_t positions() const;
   // The number of p (its material must be this slice's).
   std::uint64_t index_of(const Position& p) const;
   // The position of a number, or nullopt for a number that places two men on one square.
