@@ -1,11 +1,13 @@
 // `damas egdb build|verify|info|probe`: endgame databases on disk.
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include "damas/cli/cli.h"
@@ -91,7 +93,10 @@ int build_command(const Args& args) {
   }
   if (speaks) {
     print_report(*r, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if (cluster) std::printf("on %d MPI ranks\n", cluster->size());
+    if (cluster)
+      std::printf(
+          "on %d MPI ranks; rank 0: %.1f CPU s in first passes, %.1f CPU s spreading values and writing\n",
+          cluster->size(), r->scan_cpu_seconds, r->solve_cpu_seconds);
   }
   return 0;
 }
@@ -295,6 +300,27 @@ int count_command(const Args& args) {
                 slices, static_cast<unsigned long long>(numbers), static_cast<unsigned long long>(positions),
                 egdb::slice_name(biggest).c_str(), static_cast<unsigned long long>(largest));
   }
+  // The cluster build's waves (slices solved side by side) and the most codes a rank holds at
+  // once (the slices a wave or a later one looks up), in numbers.
+  const std::vector<std::vector<egdb::Material>> waves = egdb::build_waves(pieces);
+  std::map<egdb::Material, std::size_t> wave_of, last_use;
+  for (std::size_t w = 0; w < waves.size(); ++w)
+    for (const egdb::Material& m : waves[w]) {
+      wave_of[m] = w;
+      for (const egdb::Material& d : egdb::dependencies(m)) last_use[d] = w;
+    }
+  std::uint64_t widest = 0, held = 0;
+  for (std::size_t w = 0; w < waves.size(); ++w) {
+    std::uint64_t numbers = 0, kept = 0;
+    for (const egdb::Material& m : waves[w]) numbers += 2 * egdb::SliceIndex(m).size();
+    for (const auto& [m, last] : last_use)
+      if (wave_of[m] <= w && last >= w && (wave_of[m] < w || last > w))
+        kept += 2 * egdb::SliceIndex(m).size();
+    widest = std::max(widest, numbers);
+    held = std::max(held, kept);
+  }
+  std::printf("waves=%zu largest-wave-numbers=%llu most-held-numbers=%llu\n", waves.size(),
+              static_cast<unsigned long long>(widest), static_cast<unsigned long long>(held));
   return 0;
 }
 

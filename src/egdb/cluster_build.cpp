@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 
@@ -186,6 +187,11 @@ struct WavePlan {
   }
 };
 
+// CPU time of this process (all its threads).
+double cpu_seconds_since(std::clock_t start) {
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
 class ClusterBuild {
  public:
   ClusterBuild(const BuildOptions& options, Cluster& cluster) : options_(options), cluster_(cluster) {}
@@ -247,6 +253,7 @@ class ClusterBuild {
     const std::size_t n = wave.size();
     // The first pass over this rank's numbers.
     std::vector<Chunk> chunks(n);
+    const std::clock_t scan_start = std::clock();
     for (std::size_t i = 0; i < n; ++i) {
       if (p.reused[i]) continue;
       const auto [first, last] = p.range(i, rank());
@@ -260,6 +267,7 @@ class ClusterBuild {
       scan(SliceIndex(wave[i]), solved_, ScanOut{first, c.flags, c.count, c.ext_loss, c.buckets},
            options_.threads, done);
     }
+    report_.scan_cpu_seconds += cpu_seconds_since(scan_start);
     // Each owner gathers the passes over its slices.
     std::map<std::size_t, Work> work;
     for (std::size_t i = 0; i < n; ++i) {
@@ -279,9 +287,13 @@ class ClusterBuild {
     }
     // The owners solve and write; then every rank gets every slice's codes.
     std::map<std::size_t, Bytes> results;
-    for (std::size_t i = 0; i < n; ++i)
-      if (p.owner[i] == rank()) results[i] = p.reused[i] ? reuse(wave[i]) : solve(work.at(i));
-    work.clear();
+    const std::clock_t solve_start = std::clock();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (p.owner[i] != rank()) continue;
+      results[i] = p.reused[i] ? reuse(wave[i]) : solve(work.at(i));
+      work.erase(i);  // only the codes go on
+    }
+    report_.solve_cpu_seconds += cpu_seconds_since(solve_start);
     Status status = Ok{};
     for (std::size_t i = 0; i < n; ++i) {
       Bytes message = std::move(results[i]);

@@ -158,6 +158,9 @@ struct BuildReport {
   int slices_reused = 0;        // already finished in dir (resume)
   std::uint64_t positions = 0;  // computed
   std::uint64_t bytes = 0;      // of all slice files up to `pieces`
+  // Cluster build: this rank's CPU seconds in the first passes (spread over the ranks) and in
+  // spreading the values and writing the files of the slices it owns.
+  double scan_cpu_seconds = 0, solve_cpu_seconds = 0;
 };
 
 Expected<BuildReport> build(const BuildOptions& options);
