@@ -1,15 +1,24 @@
 // Endgame databases: numbering, values against an independent solver, known results, files,
 // resume, verify, and the engine converting won positions with them.
+#include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/egdb/cluster.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
 
@@ -352,4 +361,192 @@ TEST_CASE("egdb: the engine converts a won position of every 4-piece slice", "[e
     ++converted;
   }
   CHECK(converted >= 20);
+}
+
+// ---- Cluster builds ---------------------------------------------------------------------------
+
+namespace {
+
+// Ranks as threads of this process: the cluster build tested without MPI (and under the
+// sanitizers, which build without MPI).
+class Mailboxes {
+ public:
+  explicit Mailboxes(int ranks) : ranks_(ranks), boxes_(static_cast<std::size_t>(ranks * ranks)) {}
+  void put(int from, int to, egdb::Bytes bytes) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    box(from, to).push_back(std::move(bytes));
+    ready_.notify_all();
+  }
+  egdb::Bytes take(int from, int to) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return !box(from, to).empty(); });
+    egdb::Bytes bytes = std::move(box(from, to).front());
+    box(from, to).pop_front();
+    return bytes;
+  }
+
+ private:
+  std::deque<egdb::Bytes>& box(int from, int to) {
+    return boxes_[static_cast<std::size_t>(from * ranks_ + to)];
+  }
+  int ranks_;
+  std::vector<std::deque<egdb::Bytes>> boxes_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+};
+
+class ThreadRank final : public egdb::Cluster {
+ public:
+  ThreadRank(Mailboxes& boxes, int rank, int size) : boxes_(boxes), rank_(rank), size_(size) {}
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void send(int to, const egdb::Bytes& bytes) override { boxes_.put(rank_, to, bytes); }
+  egdb::Bytes receive(int from) override { return boxes_.take(from, rank_); }
+  void broadcast(int root, egdb::Bytes& bytes) override {
+    if (rank_ != root) bytes = boxes_.take(root, rank_);
+    else
+      for (int r = 0; r < size_; ++r)
+        if (r != root) boxes_.put(rank_, r, bytes);
+  }
+
+ private:
+  Mailboxes& boxes_;
+  int rank_, size_;
+};
+
+// build_on_cluster() on `ranks` threads; every rank's result.
+std::vector<Expected<egdb::BuildReport>> build_on_threads(const egdb::BuildOptions& o, int ranks) {
+  Mailboxes boxes(ranks);
+  std::vector<std::optional<Expected<egdb::BuildReport>>> results(static_cast<std::size_t>(ranks));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      ThreadRank rank(boxes, r, ranks);
+      results[static_cast<std::size_t>(r)] = egdb::build_on_cluster(o, rank);
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<Expected<egdb::BuildReport>> out;
+  for (auto& r : results) out.push_back(std::move(*r));
+  return out;
+}
+
+// Every slice file up to `pieces` in dir is byte for byte the single-process build's.
+void check_same_files(const fs::path& dir, int pieces) {
+  for (const egdb::Material& m : egdb::slices_up_to(pieces)) {
+    INFO(egdb::slice_name(m));
+    REQUIRE(fs::exists(dir / egdb::file_name(m)));
+    CHECK(bytes_of(dir / egdb::file_name(m)) == bytes_of(fs::path(built(pieces)) / egdb::file_name(m)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("egdb: a slice's positions are the numbers that place no two men on one square", "[egdb]") {
+  for (const egdb::Material& m : egdb::slices_up_to(4)) {
+    INFO(egdb::slice_name(m));
+    const Expected<egdb::SliceFile> f =
+        egdb::SliceFile::read((fs::path(built(4)) / egdb::file_name(m)).string());
+    REQUIRE(f.has_value());
+    CHECK(egdb::SliceIndex(m).positions() == f->stats()[0].positions);
+    CHECK(egdb::SliceIndex(m).positions() == f->stats()[1].positions);
+  }
+}
+
+TEST_CASE("egdb: every move leaving a slice leads into one of its dependencies", "[egdb]") {
+  MoveList moves;
+  for (const egdb::Material& m : egdb::slices_up_to(4)) {
+    const egdb::SliceIndex index(m);
+    const std::vector<egdb::Material> deps = egdb::dependencies(m);
+    for (std::uint64_t i = 0; i < index.size(); i += 3)
+      for (Color stm : {Color::White, Color::Black}) {
+        const std::optional<Position> p = index.position_of(i, stm);
+        if (!p) continue;
+        generate_legal_moves(*p, moves);
+        for (const Move& mv : moves) {
+          const Position q = p->after(mv);
+          const egdb::Material c = egdb::material_of(q);
+          if (c == m || !q.pieces(Color::White) || !q.pieces(Color::Black)) continue;
+          if (std::find(deps.begin(), deps.end(), c) == deps.end())
+            FAIL(to_fen(*p) + " leads into " + egdb::slice_name(c));
+        }
+      }
+  }
+}
+
+TEST_CASE("egdb: the build waves put every dependency in an earlier wave", "[egdb]") {
+  const std::vector<std::vector<egdb::Material>> waves = egdb::build_waves(5);
+  std::map<egdb::Material, std::size_t> wave_of;
+  for (std::size_t w = 0; w < waves.size(); ++w)
+    for (const egdb::Material& m : waves[w]) wave_of[m] = w;
+  CHECK(wave_of.size() == egdb::slices_up_to(5).size());
+  for (const auto& [m, w] : wave_of)
+    for (const egdb::Material& d : egdb::dependencies(m)) {
+      INFO(egdb::slice_name(m) + " needs " + egdb::slice_name(d));
+      REQUIRE(wave_of.count(d));
+      CHECK(wave_of.at(d) < w);
+    }
+  // Slices of one wave are solved side by side: the kings-only slices do not wait for the men.
+  CHECK(waves.size() < egdb::slices_up_to(5).size() / 4);
+}
+
+TEST_CASE("egdb: a cluster build on three ranks writes the files of the single-process build", "[egdb]") {
+  egdb::BuildOptions o;
+  o.dir = (scratch() / "threads3").string();
+  o.pieces = 3;
+  const std::vector<Expected<egdb::BuildReport>> results = build_on_threads(o, 3);
+  for (const Expected<egdb::BuildReport>& r : results) {
+    REQUIRE(r.has_value());
+    CHECK(r->slices_computed == static_cast<int>(egdb::slices_up_to(3).size()));
+    CHECK(r->positions == results[0]->positions);
+    CHECK(r->bytes == results[0]->bytes);
+  }
+  check_same_files(o.dir, 3);
+}
+
+TEST_CASE("egdb: a cluster build reuses sound files and rebuilds a damaged one", "[egdb]") {
+  const fs::path dir = scratch() / "threads-resume";
+  fs::create_directories(dir);
+  const std::vector<egdb::Material> slices = egdb::slices_up_to(3);
+  for (std::size_t k : {0, 1, 5})
+    fs::copy_file(fs::path(built(3)) / egdb::file_name(slices[k]), dir / egdb::file_name(slices[k]));
+  std::ofstream(dir / egdb::file_name(slices[2]), std::ios::binary) << "not a slice file";
+  egdb::BuildOptions o;
+  o.dir = dir.string();
+  o.pieces = 3;
+  for (const Expected<egdb::BuildReport>& r : build_on_threads(o, 2)) {
+    REQUIRE(r.has_value());
+    CHECK(r->slices_reused == 3);
+    CHECK(r->slices_computed == static_cast<int>(slices.size()) - 3);
+  }
+  check_same_files(dir, 3);
+}
+
+// Registered in tests/CMakeLists.txt (ctest marks it skipped when mpirun is absent).
+TEST_CASE("egdb: a cluster build under mpirun -np 3 writes the files of the single-process build",
+          "[.][mpi]") {
+  const fs::path dir = scratch() / "mpi";
+  const fs::path log = scratch() / "mpi.log";
+  const std::string build = std::string(DAMAS_BINARY) + " egdb build --pieces 4 --mpi --dir " + dir.string() +
+                            " >" + log.string() + " 2>&1";
+  if (!egdb::mpi_built()) {
+    const int status = std::system(build.c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    const std::vector<std::uint8_t> out = bytes_of(log);
+    CHECK_THAT(std::string(out.begin(), out.end()), Catch::Contains("built without MPI"));
+    return;
+  }
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) {
+    std::cout << "SKIPPED: mpirun not found (tools/install-deps installs openmpi-bin)\n";
+    return;
+  }
+  // Shared memory only between the ranks, no network.
+  const int status = std::system(
+      ("mpirun --allow-run-as-root --oversubscribe -np 3 --mca btl self,vader --mca oob_tcp_if_include lo " +
+       build)
+          .c_str());
+  const std::vector<std::uint8_t> out = bytes_of(log);
+  INFO(std::string(out.begin(), out.end()));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK_THAT(std::string(out.begin(), out.end()), Catch::Contains("on 3 MPI ranks"));
+  check_same_files(dir, 4);
 }

@@ -61,14 +61,15 @@ std::optional<int> parse_command_line(std::string_view command, const Args& args
                                       const po::options_description& desc, po::variables_map& vm) {
   try {
     po::store(po::command_line_parser(args).options(desc).run(), vm);
+    // --help before notify(), which would insist on the required options.
+    if (vm.count("help")) {
+      std::cout << desc;
+      return 0;
+    }
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "damas " << command << ": " << e.what() << " (see damas " << command << " --help)\n";
     return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
   }
   return std::nullopt;
 }

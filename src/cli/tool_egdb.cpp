@@ -1,17 +1,20 @@
 // `damas egdb build|verify|info|probe`: endgame databases on disk.
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include "damas/cli/cli.h"
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/egdb/cluster.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
 
@@ -40,12 +43,23 @@ void print_progress(const egdb::BuildProgress& p) {
   std::fflush(stderr);
 }
 
+void print_report(const egdb::BuildReport& r, double seconds) {
+  std::printf(
+      "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
+      r.slices_computed, r.slices_reused, static_cast<unsigned long long>(r.positions), seconds,
+      seconds > 0 ? static_cast<double>(r.positions) / seconds / 1e6 : 0.0,
+      static_cast<unsigned long long>(r.bytes));
+}
+
 int build_command(const Args& args) {
-  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T]");
+  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T] [--mpi]");
   desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(4),
                                                  "every slice with up to N pieces (2..8)")(
       "dir", po::value<std::string>()->default_value(kDefaultDir), "directory of the slice files")(
-      "threads", po::value<int>()->default_value(1), "threads (1..64)");
+      "threads", po::value<int>()->default_value(1), "threads (1..64; per rank with --mpi)")(
+      "mpi",
+      "cluster build: run under mpirun, every rank writing into the shared --dir (needs a damas "
+      "built with MPI; see bench/egdb-cluster.md)");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb build", args, desc, vm))
     return *exit_code;
@@ -57,21 +71,33 @@ int build_command(const Args& args) {
     std::cerr << "damas egdb build: threads must be between 1 and 64\n";
     return 2;
   }
-  const bool terminal = isatty(STDERR_FILENO) != 0;
+  // MPI starts only here: a build without --mpi (and every other command) never touches it.
+  std::unique_ptr<egdb::Cluster> cluster;
+  if (vm.count("mpi")) {
+    Expected<std::unique_ptr<egdb::Cluster>> joined = egdb::join_mpi();
+    if (!joined) {
+      std::cerr << "damas egdb build --mpi: " << joined.error() << "\n";
+      return 2;
+    }
+    cluster = std::move(joined).value();
+  }
+  const bool speaks = !cluster || cluster->rank() == 0;  // one rank prints for all
+  const bool terminal = speaks && isatty(STDERR_FILENO) != 0;
   if (terminal) o.on_progress = print_progress;
   const auto t0 = std::chrono::steady_clock::now();
-  const Expected<egdb::BuildReport> r = egdb::build(o);
+  const Expected<egdb::BuildReport> r = cluster ? egdb::build_on_cluster(o, *cluster) : egdb::build(o);
   if (terminal) std::fprintf(stderr, "\n");
   if (!r) {
-    std::cerr << "damas egdb build: " << r.error() << "\n";
+    if (speaks) std::cerr << "damas egdb build: " << r.error() << "\n";
     return 1;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf(
-      "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
-      r->slices_computed, r->slices_reused, static_cast<unsigned long long>(r->positions), seconds,
-      seconds > 0 ? static_cast<double>(r->positions) / seconds / 1e6 : 0.0,
-      static_cast<unsigned long long>(r->bytes));
+  if (speaks) {
+    print_report(*r, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (cluster)
+      std::printf(
+          "on %d MPI ranks; rank 0: %.1f CPU s in first passes, %.1f CPU s spreading values and writing\n",
+          cluster->size(), r->scan_cpu_seconds, r->solve_cpu_seconds);
+  }
   return 0;
 }
 
@@ -241,26 +267,85 @@ int convert_command(const Args& args) {
   return won == games ? 0 : 1;
 }
 
+// The sizes a build plan needs, per piece count: slices, numbers, positions, the largest slice.
+int count_command(const Args& args) {
+  po::options_description desc("damas egdb count [--pieces N]");
+  desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(8),
+                                                 "piece counts 2..N (2..8)");
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("egdb count", args, desc, vm))
+    return *exit_code;
+  const int pieces = vm["pieces"].as<int>();
+  if (pieces < 2 || pieces > 8) {
+    std::cerr << "damas egdb count: pieces must be between 2 and 8\n";
+    return 2;
+  }
+  const std::vector<egdb::Material> all = egdb::slices_up_to(pieces);
+  for (int n = 2; n <= pieces; ++n) {
+    int slices = 0;
+    std::uint64_t numbers = 0, positions = 0, largest = 0;
+    egdb::Material biggest;
+    for (const egdb::Material& m : all) {
+      if (m.pieces() != n) continue;
+      const egdb::SliceIndex index(m);
+      ++slices;
+      numbers += 2 * index.size();
+      positions += 2 * index.positions();
+      if (2 * index.size() > largest) {
+        largest = 2 * index.size();
+        biggest = m;
+      }
+    }
+    std::printf("pieces=%d slices=%d numbers=%llu positions=%llu largest=%s largest-numbers=%llu\n", n,
+                slices, static_cast<unsigned long long>(numbers), static_cast<unsigned long long>(positions),
+                egdb::slice_name(biggest).c_str(), static_cast<unsigned long long>(largest));
+  }
+  // The cluster build's waves (slices solved side by side) and the most codes a rank holds at
+  // once (the slices a wave or a later one looks up), in numbers.
+  const std::vector<std::vector<egdb::Material>> waves = egdb::build_waves(pieces);
+  std::map<egdb::Material, std::size_t> wave_of, last_use;
+  for (std::size_t w = 0; w < waves.size(); ++w)
+    for (const egdb::Material& m : waves[w]) {
+      wave_of[m] = w;
+      for (const egdb::Material& d : egdb::dependencies(m)) last_use[d] = w;
+    }
+  std::uint64_t widest = 0, held = 0;
+  for (std::size_t w = 0; w < waves.size(); ++w) {
+    std::uint64_t numbers = 0, kept = 0;
+    for (const egdb::Material& m : waves[w]) numbers += 2 * egdb::SliceIndex(m).size();
+    for (const auto& [m, last] : last_use)
+      if (wave_of[m] <= w && last >= w && (wave_of[m] < w || last > w))
+        kept += 2 * egdb::SliceIndex(m).size();
+    widest = std::max(widest, numbers);
+    held = std::max(held, kept);
+  }
+  std::printf("waves=%zu largest-wave-numbers=%llu most-held-numbers=%llu\n", waves.size(),
+              static_cast<unsigned long long>(widest), static_cast<unsigned long long>(held));
+  return 0;
+}
+
 }  // namespace
 
 int egdb_main(const Args& args) {
+  using Command = int (*)(const Args&);
+  static constexpr std::pair<const char*, Command> kCommands[] = {
+      {"build", build_command}, {"verify", verify_command},   {"info", info_command},
+      {"probe", probe_command}, {"convert", convert_command}, {"count", count_command}};
   const std::string action = args.empty() ? "" : args.front();
   const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
-  if (action == "build") return build_command(rest);
-  if (action == "verify") return verify_command(rest);
-  if (action == "info") return info_command(rest);
-  if (action == "probe") return probe_command(rest);
-  if (action == "convert") return convert_command(rest);
-  const bool asked = action == "--help" || action == "-h";
-  if (!asked) std::cerr << "egdb: unknown or missing action \"" << action << "\"\n";
-  (asked ? std::cout : std::cerr)
-      << "usage: damas egdb ACTION [options]   (each action has --help)\n"
-         "  build    retrograde build of every slice with up to --pieces N pieces (resumes)\n"
-         "  verify   check every stored value against its successors' values\n"
-         "  info     one line per slice and side to move: positions, win/draw/loss, longest win\n"
-         "  probe    value and distance of one position (--fen)\n"
-         "  convert  play won positions out with the databases, checking the win within the draw laws\n";
-  return asked ? 0 : 2;
+  for (const auto& [name, command] : kCommands)
+    if (action == name) return command(rest);
+  constexpr const char* kUsage = "usage: damas egdb build|verify|info|probe|convert|count [options]";
+  if (action != "--help" && action != "-h") {
+    std::cerr << "egdb: unknown or missing action \"" << action << "\"\n" << kUsage << " (each has --help)\n";
+    return 2;
+  }
+  std::cout << kUsage << "\n";  // and each action's help (the man page is made of it)
+  for (const auto& [name, command] : kCommands) {
+    std::cout << "\n";
+    command({"--help"});
+  }
+  return 0;
 }
 
 }  // namespace damas::cli

@@ -4,54 +4,31 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "damas/core/movegen.h"
 #include "damas/egdb/egdb.h"
-#include "solved.h"
+#include "solve.h"
 
 namespace damas::egdb {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kLevels = kMaxDistance + 2;
 
-enum : std::uint8_t { kValid = 1, kResolved = 2, kLossPossible = 4, kCapture = 8 };
-
-// Working state of the slice being solved, both sides to move (White's numbers first).
-struct Work {
-  SliceIndex index;
-  std::uint64_t size = 0;  // per side
-  std::vector<Code> code;
-  std::vector<std::uint8_t> flags, count, ext_loss;
-  std::vector<std::vector<std::uint32_t>> buckets;  // positions settled at that distance
-
-  explicit Work(const Material& m)
-      : index(m),
-        size(index.size()),
-        code(2 * size, kDrawCode),
-        flags(2 * size, 0),
-        count(2 * size, 0),
-        ext_loss(2 * size, 0),
-        buckets(kLevels) {}
-  Color side(std::uint64_t i) const { return i < size ? Color::White : Color::Black; }
-  std::optional<Position> position(std::uint64_t i) const { return index.position_of(i % size, side(i)); }
-  std::uint64_t number(const Position& p) const {
-    return (p.side_to_move() == Color::White ? 0 : size) + index.index_of(p);
-  }
-};
-
-// The first pass over [first, last): moves counted inside the slice, moves leaving it folded.
-void scan_range(Work& w, const SolvedSlices& solved, std::uint64_t first, std::uint64_t last,
-                std::vector<std::vector<std::uint32_t>>& buckets, std::atomic<std::uint64_t>& done) {
+// The first pass over [first, last) into out: moves counted inside the slice, moves leaving it folded.
+void scan_range(const SliceIndex& index, const SolvedSlices& solved, std::uint64_t first, std::uint64_t last,
+                const ScanOut& out, Buckets& buckets, std::atomic<std::uint64_t>& done) {
   MoveList moves;
+  const std::uint64_t size = index.size();
   for (std::uint64_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0)
       done.fetch_add(std::min<std::uint64_t>(0x10000, last - i), std::memory_order_relaxed);
-    const std::optional<Position> p = w.position(i);
+    const std::optional<Position> p = index.position_of(i % size, i < size ? Color::White : Color::Black);
     if (!p) continue;
+    const std::uint64_t o = i - out.first;
     generate_legal_moves(*p, moves);
-    w.flags[i] = !moves.empty() && moves[0].is_capture() ? kValid | kCapture : kValid;
+    out.flags[o] = !moves.empty() && moves[0].is_capture() ? kValid | kCapture : kValid;
     int inside = 0;
     int win = -1, loss = -1;
     bool draw = false;
@@ -69,20 +46,53 @@ void scan_range(Work& w, const SolvedSlices& solved, std::uint64_t first, std::u
         loss = std::max(loss, static_cast<int>(c));
       }
     }
-    w.count[i] = static_cast<std::uint8_t>(inside);
+    out.count[o] = static_cast<std::uint8_t>(inside);
     if (win >= 0) buckets[static_cast<std::size_t>(win)].push_back(static_cast<std::uint32_t>(i));
     if (win >= 0 || draw) {
-      if (inside == 0 && win < 0) w.flags[i] |= kResolved;  // a draw: nothing to learn
+      if (inside == 0 && win < 0) out.flags[o] |= kResolved;  // a draw: nothing to learn
       continue;
     }
     if (inside == 0) {
       buckets[static_cast<std::size_t>(std::max(loss, 0))].push_back(static_cast<std::uint32_t>(i));
     } else {
-      w.flags[i] |= kLossPossible;
-      w.ext_loss[i] = static_cast<std::uint8_t>(std::max(loss, 0));
+      out.flags[o] |= kLossPossible;
+      out.ext_loss[o] = static_cast<std::uint8_t>(std::max(loss, 0));
     }
   }
 }
+
+// scan() with a call of tick() every 200 ms while the threads run.
+void scan_ticking(const SliceIndex& index, const SolvedSlices& solved, const ScanOut& out, int threads,
+                  std::atomic<std::uint64_t>& done, const std::function<void()>& tick) {
+  const auto n = static_cast<std::uint64_t>(std::max(1, threads));
+  const std::uint64_t total = out.flags.size();
+  std::vector<Buckets> local(n, Buckets(kLevels));
+  std::atomic<std::uint64_t> running{n};
+  std::vector<std::thread> pool;
+  for (std::uint64_t t = 0; t < n; ++t)
+    pool.emplace_back([&, t] {
+      scan_range(index, solved, out.first + total * t / n, out.first + total * (t + 1) / n, out, local[t],
+                 done);
+      running.fetch_sub(1);
+    });
+  for (int k = 0; running.load() > 0; ++k) {
+    if (tick && k % 20 == 0) tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  for (std::thread& t : pool) t.join();
+  for (Buckets& l : local)
+    for (std::size_t d = 0; d < kLevels; ++d)
+      out.buckets[d].insert(out.buckets[d].end(), l[d].begin(), l[d].end());
+}
+
+}  // namespace
+
+void scan(const SliceIndex& index, const SolvedSlices& solved, ScanOut out, int threads,
+          std::atomic<std::uint64_t>& done) {
+  scan_ticking(index, solved, out, threads, done, {});
+}
+
+namespace {
 
 // Positions one quiet, in-slice move before p (the opponent of p's side to move made it),
 // where that move was legal (no capture was pending).
@@ -113,6 +123,8 @@ void for_each_predecessor(const Position& p, F&& visit) {
       if (const Bitboard t = step(from, d) & empty) emit(from, t, false);
   }
 }
+
+}  // namespace
 
 Status propagate(Work& w) {
   std::vector<std::uint32_t> frontier, next;
@@ -151,6 +163,8 @@ Status propagate(Work& w) {
   return Ok{};
 }
 
+namespace {
+
 std::array<SideStats, 2> statistics(const Work& w) {
   std::array<SideStats, 2> s{};
   for (std::uint64_t i = 0; i < 2 * w.size; ++i) {
@@ -176,42 +190,25 @@ Expected<std::vector<Code>> solve(const Material& m, const SolvedSlices& solved,
                                   SliceFile& file) {
   Work w(m);
   const std::uint64_t total = 2 * w.size;
-  const int threads = std::max(1, run.options.threads);
-  std::vector<std::vector<std::vector<std::uint32_t>>> local(
-      static_cast<std::size_t>(threads), std::vector<std::vector<std::uint32_t>>(kLevels));
   std::atomic<std::uint64_t> done{0};
-  std::atomic<int> running{threads};
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
-    const std::uint64_t first = total * static_cast<std::uint64_t>(t) / static_cast<std::uint64_t>(threads);
-    const std::uint64_t last =
-        total * static_cast<std::uint64_t>(t + 1) / static_cast<std::uint64_t>(threads);
-    pool.emplace_back([&, first, last, t] {
-      scan_range(w, solved, first, last, local[static_cast<std::size_t>(t)], done);
-      running.fetch_sub(1);
-    });
-  }
-  for (int tick = 0; running.load() > 0; ++tick) {
-    if (tick % 20 == 0) run.report(done.load(std::memory_order_relaxed) / 2);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  for (std::thread& t : pool) t.join();
-  for (auto& l : local)
-    for (std::size_t d = 0; d < kLevels; ++d)
-      w.buckets[d].insert(w.buckets[d].end(), l[d].begin(), l[d].end());
-  local.clear();
+  scan_ticking(w.index, solved, ScanOut{0, w.flags, w.count, w.ext_loss, w.buckets}, run.options.threads,
+               done, [&] { run.report(done.load(std::memory_order_relaxed) / 2); });
   run.report(total / 2);
   if (Status s = propagate(w); !s) return Error{slice_name(m) + ": " + s.error()};
-  // Numbers of no position, and positions with a capture pending (a probe resolves those from
-  // the slices after the capture), are stored as the code before them: longer runs.
-  std::vector<Code> stored = w.code;
-  for (std::uint64_t i = 1; i < total; ++i)
-    if ((w.flags[i] & (kValid | kCapture)) != kValid) stored[i] = stored[i - 1];
-  file = SliceFile::from_codes(m, stored, statistics(w));
+  file = slice_file_of(w);
   return std::move(w.code);
 }
 
 }  // namespace
+
+SliceFile slice_file_of(const Work& w) {
+  // Numbers of no position, and positions with a capture pending (a probe resolves those from
+  // the slices after the capture), are stored as the code before them: longer runs.
+  std::vector<Code> stored = w.code;
+  for (std::uint64_t i = 1; i < stored.size(); ++i)
+    if ((w.flags[i] & (kValid | kCapture)) != kValid) stored[i] = stored[i - 1];
+  return SliceFile::from_codes(w.index.material(), stored, statistics(w));
+}
 
 std::vector<Code> restore_captures(const Material& m, std::vector<Code> codes, const SolvedSlices& solved,
                                    int threads) {
@@ -263,6 +260,7 @@ Expected<BuildReport> build(const BuildOptions& options) {
       }
     }
     if (options.max_new_slices && report.slices_computed >= options.max_new_slices) return report;
+    if (Status s = check_slice_size(m); !s) return Error{s.error()};
     SliceFile file;
     Expected<std::vector<Code>> codes = solve(m, solved, run, file);
     if (!codes) return Error{codes.error()};

@@ -1,4 +1,5 @@
 // Material slices and the numbering of their positions.
+#include <algorithm>
 #include <array>
 #include <bit>
 
@@ -107,6 +108,15 @@ SliceIndex::SliceIndex(const Material& m) : material_(m) {
   n_wk_ = choose(32 - men, m.wk);
   n_bk_ = choose(32 - men - m.wk, m.bk);
   size_ = choose(28, m.wm) * n_bm_ * n_wk_ * n_bk_;
+}
+
+std::uint64_t SliceIndex::positions() const {
+  // White men on 5-32, black men on 1-28: they can meet only on 5-28. a = white men on 29-32.
+  const Material& m = material_;
+  std::uint64_t men = 0;
+  for (int a = 0; a <= std::min(m.wm, 4); ++a)
+    men += choose(4, a) * choose(24, m.wm - a) * choose(28 - (m.wm - a), m.bm);
+  return men * n_wk_ * n_bk_;
 }
 
 std::uint64_t SliceIndex::index_of(const Position& p) const {

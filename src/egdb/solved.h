@@ -16,6 +16,7 @@ class SolvedSlices {
     slots_[slot(m)] = std::make_unique<Slot>(Slot{SliceIndex(m), std::move(codes)});
   }
   bool has(const Material& m) const { return slots_[slot(m)] != nullptr; }
+  void remove(const Material& m) { slots_[slot(m)].reset(); }
   // The code of p; a side to move without pieces has lost. p's slice must have been added.
   Code lookup(const Position& p) const {
     if (!p.pieces(p.side_to_move())) return 1;

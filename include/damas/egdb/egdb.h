@@ -48,6 +48,8 @@ class SliceIndex {
   explicit SliceIndex(const Material& m);
   const Material& material() const { return material_; }
   std::uint64_t size() const { return size_; }  // per side to move
+  // The numbers that are placements of a position (no two men on one square), per side to move.
+  std::uint64_t positions() const;
   // The number of p (its material must be this slice's).
   std::uint64_t index_of(const Position& p) const;
   // The position of a number, or nullopt for a number that places two men on one square.
@@ -156,6 +158,9 @@ struct BuildReport {
   int slices_reused = 0;        // already finished in dir (resume)
   std::uint64_t positions = 0;  // computed
   std::uint64_t bytes = 0;      // of all slice files up to `pieces`
+  // Cluster build: this rank's CPU seconds in the first passes (spread over the ranks) and in
+  // spreading the values and writing the files of the slices it owns.
+  double scan_cpu_seconds = 0, solve_cpu_seconds = 0;
 };
 
 Expected<BuildReport> build(const BuildOptions& options);
