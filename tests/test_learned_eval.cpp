@@ -75,6 +75,16 @@ TEST_CASE("learned inference equals the trainer's output on its check positions"
   CHECK(check_against_trainer(check_file(), builtin_learned_weights()) >= 100);
 }
 
+// Generation 2's data is reproduced with generation 1 playing (trainer/README.md): its file must
+// still load and give its trainer's integer scores.
+TEST_CASE("generation 1 weights kept for reproducing generation 2 data equal their trainer's output",
+          "[learned]") {
+  const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";
+  const Expected<LearnedWeights> w = load_learned_weights(dir + "gen1.dnn");
+  REQUIRE(w.has_value());
+  CHECK(check_against_trainer(dir + "gen1-check.txt", *w) >= 100);
+}
+
 // tools/test-trainer: the weights and check file of a fresh training run.
 TEST_CASE("learned inference equals a fresh trainer run", "[.][trainer-smoke]") {
   const char* weights = std::getenv("DAMAS_TRAINER_WEIGHTS");
