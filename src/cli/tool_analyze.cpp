@@ -10,6 +10,7 @@
 
 #include "damas/cli/cli.h"
 #include "damas/cli/game_analysis.h"
+#include "damas/cli/progress.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
@@ -43,29 +44,12 @@ Expected<SearchLimits> read_limits(const po::variables_map& vm, int default_dept
   return limits;
 }
 
-// A progress bar on stderr, drawn only on a terminal.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::size_t total) : total_(total), shown_(isatty(STDERR_FILENO) != 0) {}
-  ~ProgressBar() {
-    if (shown_ && drawn_) std::cerr << "\r" << std::string(72, ' ') << "\r" << std::flush;
-  }
-  ProgressBar(const ProgressBar&) = delete;
-  ProgressBar& operator=(const ProgressBar&) = delete;
-  void update(std::size_t done, int game, int games, std::size_t ply, std::size_t plies) {
-    if (!shown_ || total_ == 0) return;
-    constexpr std::size_t kWidth = 30;
-    const std::size_t filled = std::min(kWidth, done * kWidth / total_);
-    std::cerr << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] game " << game
-              << "/" << games << ", move " << (ply + 1) / 2 << "/" << (plies + 1) / 2 << "   " << std::flush;
-    drawn_ = true;
-  }
-
- private:
-  std::size_t total_;
-  bool shown_;
-  bool drawn_ = false;
-};
+// The progress of --pdn on stderr (a terminal only): the bar, the game and the move.
+std::string pdn_progress(std::size_t done, std::size_t total, int game, int games, std::size_t ply,
+                         std::size_t plies) {
+  return bar_text(done, total) + " game " + std::to_string(game) + "/" + std::to_string(games) + ", move " +
+         std::to_string((ply + 1) / 2) + "/" + std::to_string((plies + 1) / 2);
+}
 
 // --pdn: every game of the file analysed; a bad game is reported and skipped.
 int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits& limits) {
@@ -99,21 +83,24 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits&
   std::size_t total = 0;
   for (const PdnGameOrError& g : games)
     if (g) total += g->moves.size() + 1;
-  ProgressBar bar(total);
+  ProgressLine bar(stderr, isatty(STDERR_FILENO) != 0);
   std::size_t done_before = 0;
   int bad = 0;
   for (std::size_t k = 0; k < games.size(); ++k) {
     const int number = static_cast<int>(k) + 1;
     if (!games[k]) {
+      bar.clear();
       std::cerr << "damas analyze: " << path << ": " << games[k].error() << " (game skipped)\n";
       ++bad;
       continue;
     }
     const PdnGame& pdn = *games[k];
     const GameAnalysis a = analyse_game(engine, pdn, config, [&](std::size_t done, std::size_t plies) {
-      bar.update(done_before + done, number, static_cast<int>(games.size()), done - 1, plies - 1);
+      bar.draw(pdn_progress(done_before + done, total, number, static_cast<int>(games.size()), done - 1,
+                            plies - 1));
     });
     done_before += pdn.moves.size() + 1;
+    bar.clear();
     std::cout << "game " << number << " (line " << pdn.first_line << "): " << a.summary << std::flush;
     out << a.annotated_pdn << "\n";
   }

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/cli/progress.h"
 #include "damas/match/datagen.h"
 
 namespace po = boost::program_options;
@@ -30,31 +31,28 @@ bool parse_shard(const std::string& text, int& k, int& n) {
 
 class Progress {
  public:
-  Progress(int total, bool terminal) : total_(total), terminal_(terminal) {}
+  Progress(int total, bool terminal) : total_(total), line_(stderr, terminal) {}
   void update(int games, std::uint64_t positions) {
     const double s = seconds();
     const double rate = s > 0 ? static_cast<double>(positions) / s : 0;
-    if (terminal_) {
-      constexpr int kWidth = 30;
-      const int filled = total_ > 0 ? kWidth * games / total_ : kWidth;
-      std::fprintf(stderr, "\r[%s%s] games %d/%d  positions %llu  %.0f pos/s ",
-                   std::string(filled, '#').c_str(), std::string(kWidth - filled, ' ').c_str(), games, total_,
-                   static_cast<unsigned long long>(positions), rate);
+    char counts[96];
+    std::snprintf(counts, sizeof counts, "games %d/%d  positions %llu  %.0f pos/s", games, total_,
+                  static_cast<unsigned long long>(positions), rate);
+    if (line_.terminal()) {
+      line_.draw(bar_text(static_cast<std::uint64_t>(games), static_cast<std::uint64_t>(total_)) + " " +
+                 counts);
     } else if (total_ < 20 || games % (total_ / 20) == 0) {  // a log file gets 20 lines
-      std::fprintf(stderr, "games %d/%d  positions %llu  %.0f pos/s  %.0f s\n", games, total_,
-                   static_cast<unsigned long long>(positions), rate, s);
+      std::fprintf(stderr, "%s  %.0f s\n", counts, s);
     }
   }
-  void done() const {
-    if (terminal_) std::fprintf(stderr, "\n");
-  }
+  void done() { line_.finish(); }
   double seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
  private:
   int total_;
-  bool terminal_;
+  ProgressLine line_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "damas/cli/cli.h"
+#include "damas/cli/progress.h"
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
@@ -25,22 +26,16 @@ namespace {
 
 constexpr const char* kDefaultDir = "egdb";
 
-std::string duration_text(double seconds) {
-  char buf[32];
-  const auto s = static_cast<long>(seconds);
-  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  return buf;
-}
-
-// One line, rewritten in place: slice, positions done, rate, time left.
-void print_progress(const egdb::BuildProgress& p) {
+// Slice, positions done, rate, time left.
+std::string progress_text(const egdb::BuildProgress& p) {
   const double done = static_cast<double>(p.all_done + p.done);
   const double rate = p.seconds > 0 ? done / p.seconds : 0;
   const double left = rate > 0 ? (static_cast<double>(p.all_total) - done) / rate : 0;
-  std::fprintf(stderr, "\r[%d/%d %s] %llu/%llu positions  %.2f M/s  %s left   ", p.slice_number,
-               p.slice_count, egdb::slice_name(p.slice).c_str(), static_cast<unsigned long long>(p.done),
-               static_cast<unsigned long long>(p.total), rate / 1e6, duration_text(left).c_str());
-  std::fflush(stderr);
+  char text[160];
+  std::snprintf(text, sizeof text, "[%d/%d %s] %llu/%llu positions  %.2f M/s  %s left", p.slice_number,
+                p.slice_count, egdb::slice_name(p.slice).c_str(), static_cast<unsigned long long>(p.done),
+                static_cast<unsigned long long>(p.total), rate / 1e6, clock_text(left).c_str());
+  return text;
 }
 
 void print_report(const egdb::BuildReport& r, double seconds) {
@@ -82,11 +77,11 @@ int build_command(const Args& args) {
     cluster = std::move(joined).value();
   }
   const bool speaks = !cluster || cluster->rank() == 0;  // one rank prints for all
-  const bool terminal = speaks && isatty(STDERR_FILENO) != 0;
-  if (terminal) o.on_progress = print_progress;
+  ProgressLine line(stderr, speaks && isatty(STDERR_FILENO) != 0);
+  if (line.terminal()) o.on_progress = [&line](const egdb::BuildProgress& p) { line.draw(progress_text(p)); };
   const auto t0 = std::chrono::steady_clock::now();
   const Expected<egdb::BuildReport> r = cluster ? egdb::build_on_cluster(o, *cluster) : egdb::build(o);
-  if (terminal) std::fprintf(stderr, "\n");
+  line.finish();
   if (!r) {
     if (speaks) std::cerr << "damas egdb build: " << r.error() << "\n";
     return 1;

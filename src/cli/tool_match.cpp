@@ -8,6 +8,7 @@
 
 #include "damas/cli/cli.h"
 #include "damas/cli/match_args.h"
+#include "damas/cli/progress.h"
 
 namespace po = boost::program_options;
 
@@ -59,13 +60,6 @@ std::string sprt_text(const HubMatchResult& r) {
   return b;
 }
 
-std::string clock_text(double seconds) {
-  const long s = std::lround(std::max(0.0, seconds));
-  char b[32];
-  std::snprintf(b, sizeof b, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  return b;
-}
-
 // W-D-L, score, Elo (two engines) or the leader (round robin), as one line.
 std::string standing(const HubMatchResult& r) {
   if (r.names.size() != 2) {
@@ -82,23 +76,23 @@ std::string standing(const HubMatchResult& r) {
          sprt_text(r);
 }
 
-void print_game(const HubGame& g, const HubMatchResult& r, bool terminal, double elapsed) {
+void print_game(const HubGame& g, const HubMatchResult& r, ProgressLine& line, double elapsed) {
   const int done = static_cast<int>(r.games.size());
-  if (terminal) {
+  if (line.terminal()) {
+    if (g.failure != Failure::None)
+      line.message("game #" + std::to_string(g.number) + ": " +
+                   r.names[static_cast<std::size_t>(g.failed_engine)] + " " + g.termination + " (" +
+                   g.detail + ")");
     const double left = done > 0 ? elapsed / done * (r.total_games - done) : 0;
-    std::printf("\r%d/%d  %s  left %s\033[K", done, r.total_games, standing(r).c_str(),
-                clock_text(left).c_str());
-  } else {
-    std::printf("game %d/%d (#%d, round %d) %s - %s: %s (%s%s%s, %d plies)  %s\n", done, r.total_games,
-                g.number, g.round, r.names[static_cast<std::size_t>(g.white)].c_str(),
-                r.names[static_cast<std::size_t>(g.black)].c_str(), to_string(g.result).c_str(),
-                g.termination.c_str(), g.detail.empty() ? "" : ": ", g.detail.c_str(), g.plies,
-                standing(r).c_str());
+    line.draw(std::to_string(done) + "/" + std::to_string(r.total_games) + "  " + standing(r) + "  left " +
+              clock_text(left));
+    return;
   }
-  if (terminal && g.failure != Failure::None)
-    std::printf("\rgame #%d: %s %s (%s)\033[K\n", g.number,
-                r.names[static_cast<std::size_t>(g.failed_engine)].c_str(), g.termination.c_str(),
-                g.detail.c_str());
+  std::printf("game %d/%d (#%d, round %d) %s - %s: %s (%s%s%s, %d plies)  %s\n", done, r.total_games,
+              g.number, g.round, r.names[static_cast<std::size_t>(g.white)].c_str(),
+              r.names[static_cast<std::size_t>(g.black)].c_str(), to_string(g.result).c_str(),
+              g.termination.c_str(), g.detail.empty() ? "" : ": ", g.detail.c_str(), g.plies,
+              standing(r).c_str());
   std::fflush(stdout);
 }
 
@@ -156,13 +150,13 @@ int match_main(const Args& args) {
     std::cerr << "damas match: " << spec.error() << " (see damas match --help)\n";
     return 2;
   }
-  const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+  ProgressLine line(stdout, ::isatty(STDOUT_FILENO) == 1);
   const auto t0 = std::chrono::steady_clock::now();
-  const Expected<HubMatchResult> result = run_hub_match(*spec, [&](const HubGame& g,
-                                                                   const HubMatchResult& r) {
-    print_game(g, r, terminal, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  });
-  if (terminal) std::printf("\n");
+  const Expected<HubMatchResult> result =
+      run_hub_match(*spec, [&](const HubGame& g, const HubMatchResult& r) {
+        print_game(g, r, line, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      });
+  line.finish();
   if (!result) {
     std::fflush(stdout);
     std::cerr << "damas match: " << result.error() << "\n";
