@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "damas/web/json.h"
+#include "damas/core/json.h"
 
-using namespace damas::web;
+using namespace damas;
 
 TEST_CASE("json: values of every kind read back and dump compactly", "[json]") {
   const auto j =

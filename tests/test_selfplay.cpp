@@ -207,6 +207,12 @@ TEST_CASE("openings: pydraughts' JSON ballot files are read", "[selfplay]") {
   REQUIRE_FALSE(bad.has_value());
   CHECK_THAT(bad.error(), Catch::StartsWith("b.json: ballot \"x\": ") && Catch::Contains("i9"));
   CHECK_FALSE(parse_openings("{\"x\": \"W:Wa1", "c.json").has_value());
+  // Malformed JSON is refused by the strict reader, with the file named, not guessed around.
+  const Expected<std::vector<Opening>> comma =
+      parse_openings("{\"all\": {\"x\": \"W:Wa1,c3:Bh8\",}}", "d.json");
+  REQUIRE_FALSE(comma.has_value());
+  CHECK_THAT(comma.error(), Catch::StartsWith("d.json: "));
+  CHECK_FALSE(parse_openings("{\"all\": {\"x\": \"W:Wa1,c3:Bh8\"}", "e.json").has_value());
   // The file the issue names, when the shared folder is there: 150 ballots.
   const Expected<std::vector<Opening>> shared =
       load_openings(std::string(DAMAS_SHARED_DIR) + "/openings/fmjd64-150-ballots.json");

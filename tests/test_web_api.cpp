@@ -8,9 +8,9 @@
 #include <thread>
 #include <vector>
 
+#include "damas/core/json.h"
 #include "damas/core/pdn.h"
 #include "damas/web/api.h"
-#include "damas/web/json.h"
 
 using namespace damas;
 using namespace damas::web;

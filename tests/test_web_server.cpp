@@ -8,7 +8,7 @@
 #include <chrono>
 #include <string>
 
-#include "damas/web/json.h"
+#include "damas/core/json.h"
 #include "damas/web/server.h"
 
 using namespace damas;

@@ -1,5 +1,6 @@
 #include "damas/match/openings.h"
 
+#include "damas/core/json.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
@@ -42,37 +43,32 @@ Expected<std::vector<Opening>> parse_pdn_openings(std::string_view text, const s
   return out;
 }
 
-// The string literals of a JSON text, in order (escapes \" and \\ only: ballot names and FENs
-// need no others); an unterminated string is an error.
-Expected<std::vector<std::string>> json_strings(std::string_view text, const std::string& source) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '"') continue;
-    std::string s;
-    std::size_t j = i + 1;
-    for (; j < text.size() && text[j] != '"'; ++j) {
-      if (text[j] == '\\' && j + 1 < text.size()) ++j;
-      s += text[j];
-    }
-    if (j >= text.size()) return Error{source + ": unterminated string in JSON"};
-    out.push_back(std::move(s));
-    i = j;
+// Every member of `value` (at any depth) whose value is a FEN string: (name, FEN), in order.
+void collect_fen_members(const Json& value, std::vector<std::pair<std::string, std::string>>& out) {
+  if (value.is_array())
+    for (const Json& item : value.as_array()) collect_fen_members(item, out);
+  if (!value.is_object()) return;
+  for (const auto& [key, member] : value.as_object()) {
+    if (member.is_string() && looks_like_fen(member.as_string())) out.emplace_back(key, member.as_string());
+    else collect_fen_members(member, out);
   }
-  return out;
 }
 
 // pydraughts' ballot files: {"all": {"1-I cd4 ba5 dc5": "B:Wa1,e3,...:Ba5,...", ...}}: every
-// string that is a FEN is an opening, named by the string before it.
+// member whose value is a FEN is an opening, named by its key. The strict reader refuses a
+// malformed file.
 Expected<std::vector<Opening>> parse_json_ballots(std::string_view text, const std::string& source) {
-  Expected<std::vector<std::string>> strings = json_strings(text, source);
-  if (!strings) return Error{strings.error()};
+  JsonLimits limits;
+  limits.max_bytes = std::size_t{16} << 20;
+  const Expected<Json> json = parse_json(text, limits);
+  if (!json) return Error{source + ": " + json.error()};
+  std::vector<std::pair<std::string, std::string>> members;
+  collect_fen_members(*json, members);
   std::vector<Opening> out;
-  for (std::size_t i = 1; i < strings->size(); ++i) {
-    const std::string& fen = (*strings)[i];
-    if (!looks_like_fen(fen)) continue;
+  for (const auto& [name, fen] : members) {
     Expected<Position> start = parse_fen(fen);
-    if (!start) return Error{source + ": ballot \"" + (*strings)[i - 1] + "\": " + start.error()};
-    out.push_back(Opening{*start, {}, fen + " | " + (*strings)[i - 1], (*strings)[i - 1]});
+    if (!start) return Error{source + ": ballot \"" + name + "\": " + start.error()};
+    out.push_back(Opening{*start, {}, fen + " | " + name, name});
   }
   if (out.empty()) return Error{source + ": no openings"};
   return out;

@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "damas/core/game.h"
+#include "damas/core/json.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 #include "damas/engine/options.h"
-#include "damas/web/json.h"
 
 namespace damas::web {
 namespace {

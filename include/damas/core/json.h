@@ -1,4 +1,5 @@
-// A minimal strict JSON value, reader and writer for the board's API (RFC 8259 subset we need).
+// A minimal strict JSON value, reader and writer (RFC 8259 subset): the web API and the
+// openings files (pydraughts' ballots) use it.
 //
 // The reader refuses anything that is not exactly one JSON value: trailing text, comments,
 // trailing commas, single quotes, leading zeros, lone surrogates, control characters in strings,
@@ -15,7 +16,7 @@
 
 #include "damas/core/expected.h"
 
-namespace damas::web {
+namespace damas {
 
 class Json {
  public:
@@ -73,4 +74,4 @@ inline Json json_str(std::string_view s) { return Json::string(std::string(s)); 
 inline Json json_num(double d) { return Json::number(d); }
 inline Json json_bool(bool b) { return Json::boolean(b); }
 
-}  // namespace damas::web
+}  // namespace damas

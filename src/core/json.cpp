@@ -1,10 +1,10 @@
-#include "damas/web/json.h"
+#include "damas/core/json.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-namespace damas::web {
+namespace damas {
 
 Json Json::boolean(bool b) {
   Json j;
@@ -411,4 +411,4 @@ Expected<Json> parse_json(std::string_view text, const JsonLimits& limits) {
   return Reader(text, limits.max_depth).document();
 }
 
-}  // namespace damas::web
+}  // namespace damas
