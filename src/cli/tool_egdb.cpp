@@ -131,9 +131,9 @@ int info_command(const Args& args) {
   const std::string dir = vm["dir"].as<std::string>();
   int listed = 0;
   for (const egdb::Material& m : egdb::slices_up_to(8)) {
-    const std::filesystem::path path = std::filesystem::path(dir) / egdb::file_name(m);
+    const std::string path = egdb::slice_path(dir, m);
     if (!std::filesystem::exists(path)) continue;
-    const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path.string());
+    const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path);
     if (!f) {
       std::cerr << "damas egdb info: " << f.error() << "\n";
       return 1;

@@ -20,11 +20,10 @@ using Clock = std::chrono::steady_clock;
 void scan_range(const SliceIndex& index, const SolvedSlices& solved, std::uint64_t first, std::uint64_t last,
                 const ScanOut& out, Buckets& buckets, std::atomic<std::uint64_t>& done) {
   MoveList moves;
-  const std::uint64_t size = index.size();
   for (std::uint64_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0)
       done.fetch_add(std::min<std::uint64_t>(0x10000, last - i), std::memory_order_relaxed);
-    const std::optional<Position> p = index.position_of(i % size, i < size ? Color::White : Color::Black);
+    const std::optional<Position> p = index.position_at(i);
     if (!p) continue;
     const std::uint64_t o = i - out.first;
     generate_legal_moves(*p, moves);
@@ -220,8 +219,7 @@ std::vector<Code> restore_captures(const Material& m, std::vector<Code> codes, c
     pool.emplace_back([&, t] {
       MoveList moves;
       for (std::uint64_t i = total * t / n; i < total * (t + 1) / n; ++i) {
-        const std::optional<Position> p =
-            index.position_of(i % index.size(), i < index.size() ? Color::White : Color::Black);
+        const std::optional<Position> p = index.position_at(i);
         if (!p || !has_capture(*p)) continue;
         generate_legal_moves(*p, moves);
         ValueFold fold;
@@ -246,18 +244,16 @@ Expected<BuildReport> build(const BuildOptions& options) {
   for (const Material& m : slices) run.progress.all_total += 2 * SliceIndex(m).size();
   for (std::size_t k = 0; k < slices.size(); ++k) {
     const Material& m = slices[k];
-    const std::string path = (std::filesystem::path(options.dir) / file_name(m)).string();
+    const std::string path = slice_path(options.dir, m);
     run.progress.slice = m;
     run.progress.slice_number = static_cast<int>(k) + 1;
     run.progress.total = 2 * SliceIndex(m).size();
-    if (std::filesystem::exists(path)) {
-      if (Expected<SliceFile> f = SliceFile::read(path); f && f->material() == m) {
-        solved.add(m, restore_captures(m, f->decode_all(), solved, options.threads));
-        report.bytes += f->bytes();
-        ++report.slices_reused;
-        run.progress.all_done += run.progress.total;
-        continue;
-      }
+    if (Expected<SliceFile> f = SliceFile::read_slice(options.dir, m)) {  // resume: a sound file is kept
+      solved.add(m, restore_captures(m, f->decode_all(), solved, options.threads));
+      report.bytes += f->bytes();
+      ++report.slices_reused;
+      run.progress.all_done += run.progress.total;
+      continue;
     }
     if (options.max_new_slices && report.slices_computed >= options.max_new_slices) return report;
     if (Status s = check_slice_size(m); !s) return Error{s.error()};

@@ -226,17 +226,14 @@ class ClusterBuild {
 
  private:
   int rank() const { return cluster_.rank(); }
-  std::string path(const Material& m) const {
-    return (std::filesystem::path(options_.dir) / file_name(m)).string();
-  }
+  std::string path(const Material& m) const { return slice_path(options_.dir, m); }
 
   // Rank 0 reads the files there are; every rank learns which slices are reused.
   WavePlan plan(const std::vector<Material>& wave) {
     Bytes reused(wave.size(), 0);
     if (rank() == 0) {
       for (std::size_t i = 0; i < wave.size(); ++i) {
-        if (!std::filesystem::exists(path(wave[i]))) continue;
-        if (Expected<SliceFile> f = SliceFile::read(path(wave[i])); f && f->material() == wave[i]) {
+        if (Expected<SliceFile> f = SliceFile::read_slice(options_.dir, wave[i])) {
           reused[i] = 1;
           found_.emplace(wave[i], std::move(f).value());
         }

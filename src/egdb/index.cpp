@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <filesystem>
 
 #include "damas/egdb/egdb.h"
 #include "squares.h"
@@ -87,6 +88,10 @@ std::string slice_name(const Material& m) {
 }
 
 std::string file_name(const Material& m) { return slice_name(m) + ".egdb"; }
+
+std::string slice_path(const std::string& dir, const Material& m) {
+  return (std::filesystem::path(dir) / file_name(m)).string();
+}
 
 std::vector<Material> slices_up_to(int pieces) {
   std::vector<Material> out;

@@ -20,8 +20,7 @@ int complete_pieces(const std::string& dir, int limit) {
   int found = 0;
   for (int n = 2; n <= std::min(limit, 8); ++n) {
     for (const Material& m : slices_up_to(n))
-      if (m.pieces() == n && !std::filesystem::exists(std::filesystem::path(dir) / file_name(m)))
-        return found;
+      if (m.pieces() == n && !std::filesystem::exists(slice_path(dir, m))) return found;
     found = n;
   }
   return found;
@@ -35,9 +34,8 @@ Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir,
   auto db = std::make_shared<Database>();
   db->max_pieces_ = pieces;
   for (const Material& m : slices_up_to(pieces)) {
-    Expected<SliceFile> f = SliceFile::read((std::filesystem::path(dir) / file_name(m)).string());
+    Expected<SliceFile> f = SliceFile::read_slice(dir, m);
     if (!f) return Error{f.error()};
-    if (f->material() != m) return Error{dir + ": " + file_name(m) + " holds another slice"};
     db->slices_.emplace(m, std::move(f).value());
   }
   return std::shared_ptr<const Database>(std::move(db));

@@ -168,6 +168,13 @@ Status SliceFile::write(const std::string& path) const {
   return Ok{};
 }
 
+Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material& m) {
+  const std::string path = slice_path(dir, m);
+  Expected<SliceFile> f = read(path);
+  if (f && f->material() != m) return Error{path + ": holds slice " + slice_name(f->material())};
+  return f;
+}
+
 Expected<SliceFile> SliceFile::read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open"};

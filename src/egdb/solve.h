@@ -53,8 +53,8 @@ struct Work {
         count(2 * size, 0),
         ext_loss(2 * size, 0),
         buckets(kLevels) {}
-  Color side(std::uint64_t i) const { return i < size ? Color::White : Color::Black; }
-  std::optional<Position> position(std::uint64_t i) const { return index.position_of(i % size, side(i)); }
+  Color side(std::uint64_t i) const { return index.side_at(i); }
+  std::optional<Position> position(std::uint64_t i) const { return index.position_at(i); }
   std::uint64_t number(const Position& p) const {
     return (p.side_to_move() == Color::White ? 0 : size) + index.index_of(p);
   }

@@ -34,8 +34,9 @@ struct Material {
 };
 
 Material material_of(const Position& p);
-std::string slice_name(const Material& m);  // "wm1wk0bm0bk1"
-std::string file_name(const Material& m);   // "wm1wk0bm0bk1.egdb"
+std::string slice_name(const Material& m);                          // "wm1wk0bm0bk1"
+std::string file_name(const Material& m);                           // "wm1wk0bm0bk1.egdb"
+std::string slice_path(const std::string& dir, const Material& m);  // dir/file_name(m)
 // Every slice with 2..pieces pieces (both sides having one), in build order: fewer pieces
 // first, then fewer men (a crowning leads into a slice with one man fewer).
 std::vector<Material> slices_up_to(int pieces);
@@ -54,6 +55,12 @@ class SliceIndex {
   std::uint64_t index_of(const Position& p) const;
   // The position of a number, or nullopt for a number that places two men on one square.
   std::optional<Position> position_of(std::uint64_t index, Color side_to_move) const;
+  // The numbers of both sides in one range (the builder's, the files'): White to move's
+  // 0..size()-1, then Black to move's.
+  Color side_at(std::uint64_t number) const { return number < size_ ? Color::White : Color::Black; }
+  std::optional<Position> position_at(std::uint64_t number) const {
+    return position_of(number % size_, side_at(number));
+  }
 
  private:
   Material material_;
@@ -113,6 +120,8 @@ class SliceFile {
   static SliceFile from_codes(const Material& m, const std::vector<Code>& codes,
                               const std::array<SideStats, 2>& stats);
   static Expected<SliceFile> read(const std::string& path);
+  // The file of slice m in dir; a file that holds another slice is refused too.
+  static Expected<SliceFile> read_slice(const std::string& dir, const Material& m);
   Status write(const std::string& path) const;  // temp file + rename
 
   const Material& material() const { return material_; }
