@@ -63,6 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(legal(p, *m));
     const Expected<Move> back = parse_algebraic(p, to_algebraic(p, *m));
     check(back.has_value() && *back == *m);
+    const Expected<Move> from_pdn = parse_algebraic(p, to_pdn_move(p, *m, PdnSquares::Algebraic));
+    check(from_pdn.has_value() && *from_pdn == *m);
   }
   if (const Expected<Move> m = parse_any_move(p, text, n)) check(legal(p, *m));
 

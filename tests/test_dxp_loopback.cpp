@@ -25,6 +25,7 @@
 #include "damas/dxp/dxp_transport.h"
 #include "damas/engine/engine.h"
 #include "dxp_test_helpers.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 using namespace damas::dxp;
@@ -322,6 +323,14 @@ TEST_CASE("loopback: our initiator against our follower plays complete games", "
     CHECK(theirs[i].game.moves() == ours[i].game.moves());
     CHECK(theirs[i].result == ours[i].result);
     CHECK_THAT(to_pdn(ours[i]), Catch::Contains("[FEN \"" + to_fen(opening) + "\"]"));
+    // The game file is standard PDN: a strict PDN 3.0 reader replays the game.
+    const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(to_pdn(ours[i]));
+    INFO(to_pdn(ours[i]) << (strict ? "" : strict.error()));
+    REQUIRE(strict.has_value());
+    REQUIRE(strict->size() == 1);
+    CHECK(strict->front().start == opening);
+    CHECK(strict->front().moves == ours[i].game.moves());
+    CHECK(strict->front().result == to_string(ours[i].result));
   }
   CHECK(ours[0].white == "damas-initiator");
   CHECK(ours[1].black == "damas-initiator");
@@ -582,6 +591,10 @@ TEST_CASE("loopback: `damas dxp` follower and initiator processes play a match",
       ++games;
     CHECK(games == 2);
     CHECK(text.find("[Result \"*\"]") == std::string::npos);
+    const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(text);
+    INFO((strict ? "" : strict.error()));
+    REQUIRE(strict.has_value());
+    CHECK(strict->size() == 2);
   }
   std::system(("rm -rf " + dir).c_str());
 }

@@ -8,6 +8,7 @@
 #include "damas/core/notation.h"
 #include "damas/dxp/dxp.h"
 #include "dxp_test_helpers.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 using namespace damas::dxp;
@@ -249,7 +250,11 @@ TEST_CASE("the follower ends the game when it has no legal move", "[dxp]") {
   CHECK(sink.saved[0].result == GameResult::WhiteWins);
   CHECK_THAT(sink.saved[0].termination, Catch::Contains("no legal move"));
   CHECK_THAT(to_pdn(sink.saved[0]), Catch::Contains("[FEN \"W:W22:B18\"]"));
-  CHECK_THAT(to_pdn(sink.saved[0]), Catch::Contains("22x15x18 2-0"));
+  CHECK_THAT(to_pdn(sink.saved[0]), Catch::Contains("1. 22x15 2-0"));
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(to_pdn(sink.saved[0]));
+  INFO((strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  CHECK(strict->front().moves == sink.saved[0].game.moves());
   s.on_message("E10", Millis{20});  // acknowledgement (pydraughts style: same reason)
   CHECK(sink.sent.empty());
   CHECK(!s.game());

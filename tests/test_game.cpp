@@ -63,7 +63,7 @@ TEST_CASE("game: PDN lists the moves and the result", "[game]") {
   const std::string pdn = g.to_pdn({{"White", "a"}, {"Black", "b"}});
   CHECK_THAT(pdn, Catch::Contains("[White \"a\"]"));
   CHECK_THAT(pdn, Catch::Contains("[FEN \"W:W18:B22\"]"));
-  CHECK_THAT(pdn, Catch::Contains("1. 18x25x22 2-0"));
+  CHECK_THAT(pdn, Catch::Contains("1. 18x25 2-0"));  // PDN: from and landing square
 }
 
 TEST_CASE("game: a Result tag overrides the result by the rules", "[game]") {

@@ -10,6 +10,7 @@
 #include "damas/core/game.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 
@@ -59,7 +60,8 @@ TEST_CASE("analysis: a move giving a man away is marked with the best move and i
   CHECK_FALSE(blunder.best == blunder.played);
   CHECK(blunder.eval_after < -50);  // White's view: a man down
   CHECK_THAT(a.annotated_pdn, Catch::Contains("17-14" + blunder.mark + " {"));
-  CHECK_THAT(a.annotated_pdn, Catch::Contains("best " + to_hub_move(blunder.best)));
+  const Position before_blunder = a.game.positions()[6];
+  CHECK_THAT(a.annotated_pdn, Catch::Contains("best " + to_pdn_move(before_blunder, blunder.best)));
   CHECK_THAT(a.summary, Catch::Contains("4. 17-14" + blunder.mark + " loses"));
   // The opening moves are not errors.
   CHECK(a.plies[0].mark.empty());
@@ -80,6 +82,23 @@ TEST_CASE("analysis: every move gets its evaluation and the annotated PDN reads 
        at = a.annotated_pdn.find('{', at + 1))
     ++comments;
   CHECK(comments == source.moves.size());
+}
+
+TEST_CASE("analysis: the annotated PDN is standard, in numeric or algebraic squares", "[analysis]") {
+  Engine engine;
+  const PdnGame source = read_one(kBlunderGame);
+  for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
+    cli::AnalysisConfig config = depth(4);
+    config.squares = squares;
+    const cli::GameAnalysis a = cli::analyse_game(engine, source, config);
+    const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(a.annotated_pdn);
+    INFO(a.annotated_pdn << (strict ? "" : strict.error()));
+    REQUIRE(strict.has_value());
+    REQUIRE(strict->size() == 1);
+    CHECK(strict->front().moves == source.moves);
+    CHECK(strict->front().result == "*");
+    CHECK_THAT(a.annotated_pdn, Catch::Contains(squares == PdnSquares::Algebraic ? "1. c3-d4" : "1. 22-18"));
+  }
 }
 
 TEST_CASE("analysis: a game's DrawRules tag chooses the referee's laws", "[analysis]") {
@@ -117,6 +136,10 @@ TEST_CASE("analyze --pdn: a bad game is reported with file, line and move; the o
   CHECK(annotated[0].has_value());
   CHECK(annotated[1].has_value());
   CHECK(annotated[1]->tag("Event") == "third");
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(slurp(out));
+  INFO((strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  CHECK(strict->size() == 2);
 }
 
 TEST_CASE("analyze: the board is shown on request and left out in a pipe by default", "[analysis]") {

@@ -14,6 +14,7 @@
 #include "damas/core/pdn.h"
 #include "damas/core/text_lines.h"
 #include "damas/match/hub_match.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 namespace fs = std::filesystem;
@@ -77,7 +78,8 @@ void check_all_lost_by(const HubMatchResult& r, int loser, Failure f, int games)
   }
 }
 
-// The game's PDN reads back with the same moves and result.
+// The game's PDN reads back with the same moves and result, in our reader and in a strict PDN
+// 3.0 reader.
 void check_pdn_reads_back(const HubGame& g) {
   const std::vector<PdnGameOrError> read = read_pdn(g.pdn);
   REQUIRE(read.size() == 1);
@@ -87,6 +89,13 @@ void check_pdn_reads_back(const HubGame& g) {
   CHECK(read[0]->tag("Result").value_or("") == to_string(g.result));
   CHECK(read[0]->tag("GameType").value_or("") == "26");
   CHECK(read[0]->tag("Termination").has_value());
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(g.pdn);
+  INFO((strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  REQUIRE(strict->size() == 1);
+  CHECK(strict->front().moves == read[0]->moves);
+  CHECK(strict->front().start == read[0]->start);
+  CHECK(strict->front().result == to_string(g.result));
 }
 
 }  // namespace
@@ -116,6 +125,10 @@ TEST_CASE("Match: first-legal-move engines play every game out with no failure",
   const std::vector<PdnGameOrError> games = read_pdn(*text);
   CHECK(games.size() == 4);
   for (const PdnGameOrError& g : games) CHECK(g.has_value());
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(*text);
+  INFO((strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  CHECK(strict->size() == 4);
 }
 
 TEST_CASE("Match: an engine that crashes mid-game loses each game and is restarted with recover", "[match]") {

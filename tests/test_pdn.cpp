@@ -1,5 +1,7 @@
 // The PDN reader: several games, tags, numeric and algebraic moves, skipped comments and
-// variations, errors naming line and move, and Game::to_pdn reading back.
+// variations, errors naming line and move, files in the forms other programs write; the PDN
+// writer (to_pdn_move, Game::to_pdn) checked by a strict PDN 3.0 reader (strict_pdn.h).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -7,6 +9,7 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 
@@ -120,26 +123,200 @@ TEST_CASE("pdn: text without games gives no games, garbage gives errors, never a
   CHECK(only_number[0].has_value());
 }
 
+namespace {
+
+// A game of random legal moves from `fen` (the same for a seed).
+Game random_game(const char* fen, std::uint64_t& state, int plies = 90) {
+  Game g(*parse_fen(fen));
+  for (int ply = 0; ply < plies && !g.over(); ++ply) {
+    MoveList moves;
+    generate_legal_moves(g.current(), moves);
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    REQUIRE(g.play(moves[static_cast<std::size_t>((state >> 33) % moves.size())]).has_value());
+  }
+  return g;
+}
+
+// The one text of m in PDN (numeric squares) and in the squares of the algebraic form.
+std::string pdn_of(const char* fen, const char* hub_move, PdnSquares squares = PdnSquares::Numeric) {
+  const Position p = *parse_fen(fen);
+  const Expected<Move> m = parse_hub_move(p, hub_move);
+  REQUIRE(m.has_value());
+  return to_pdn_move(p, *m, squares);
+}
+
+}  // namespace
+
 TEST_CASE("pdn: Game::to_pdn reads back to the same start, moves and tags", "[pdn]") {
   std::uint64_t state = 7;
   for (const char* start : {"W:W21-32:B1-12", "B:WK18,22,25:B5,9,K30"}) {
-    Game g(*parse_fen(start));
-    for (int ply = 0; ply < 90 && !g.over(); ++ply) {
-      MoveList moves;
-      generate_legal_moves(g.current(), moves);
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      REQUIRE(g.play(moves[static_cast<std::size_t>((state >> 33) % moves.size())]).has_value());
-    }
-    const std::string pdn = g.to_pdn({{"Event", "round trip"}});
-    const std::vector<PdnGameOrError> back = read_pdn(pdn + "\n" + pdn);
-    REQUIRE(back.size() == 2);
-    for (const PdnGameOrError& b : back) {
-      INFO(pdn << (b ? "" : b.error()));
-      REQUIRE(b.has_value());
-      CHECK(b->start == g.start());
-      CHECK(b->moves == g.moves());
-      CHECK(b->tag("Event") == "round trip");
-      CHECK(b->result == to_string(g.result()));
+    const Game g = random_game(start, state);
+    for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
+      const std::string pdn = g.to_pdn({{"Event", "round trip"}}, {}, squares);
+      const std::vector<PdnGameOrError> back = read_pdn(pdn + "\n" + pdn);
+      REQUIRE(back.size() == 2);
+      for (const PdnGameOrError& b : back) {
+        INFO(pdn << (b ? "" : b.error()));
+        REQUIRE(b.has_value());
+        CHECK(b->start == g.start());
+        CHECK(b->moves == g.moves());
+        CHECK(b->tag("Event") == "round trip");
+        CHECK(b->result == to_string(g.result()));
+      }
     }
   }
+}
+
+TEST_CASE("pdn writer: a move is from-to, a capture from x to with no captured squares", "[pdn]") {
+  CHECK(pdn_of(kStartFen.data(), "22-18") == "22-18");
+  CHECK(pdn_of(kStartFen.data(), "22-18", PdnSquares::Algebraic) == "c3-d4");
+  // c1 takes d2 and d4 (Hub form 30x14x18x26): one capture from 30 to 14, so no route.
+  CHECK(pdn_of("W:W30:B26,18", "30x14x18x26") == "30x14");
+  CHECK(pdn_of("W:W30:B26,18", "30x14x18x26", PdnSquares::Algebraic) == "c1xc5");
+  CHECK(pdn_of("W:W22:B18", "22x15x18") == "22x15");
+}
+
+TEST_CASE("pdn writer: where two captures share from and to, each is written with its full route", "[pdn]") {
+  // The man on g3 reaches c7 over f4 (landing on e5) or over f2 (landing on e1), then on the same
+  // squares; or goes round back to g3, the one capture from g3 to g3.
+  const char* fen = "W:W24:B9,17,18,19,26,27";
+  CHECK(pdn_of(fen, "24x6x9x17x18x19") == "24x15x22x13x6");
+  CHECK(pdn_of(fen, "24x6x9x17x26x27") == "24x31x22x13x6");
+  CHECK(pdn_of(fen, "24x6x9x17x26x27", PdnSquares::Algebraic) == "g3xe1xc3xa5xc7");
+  CHECK(pdn_of(fen, "24x24x18x19x26x27") == "24x24");
+  // The king on d6 goes round and back through its own square: the route names every turn, the
+  // far square a3 included where the king turns after flying past b4.
+  const char* king = "W:WK10:B3,6,13,14,15,22,23,25";
+  CHECK(pdn_of(king, "10x1x6x14x15x23x25") == "10x21x30x19x10x1");
+}
+
+TEST_CASE("pdn writer: where a route goes straight on, it names the square just behind the piece taken",
+          "[pdn]") {
+  // From f4 the king takes e5 and c7 on one line: d6, just behind e5, and not b8 or a further square.
+  const char* king = "W:WK10:B3,6,13,14,15,22,23,25";
+  CHECK(pdn_of(king, "10x1x6x14x15x22x23") == "10x17x26x19x10x1");
+  CHECK(pdn_of(king, "10x1x6x14x15x22x23", PdnSquares::Algebraic) == "d6xb4xd2xf4xd6xb8");
+}
+
+TEST_CASE("pdn writer: tags escaped, GameType 26, FEN off the start position, result in tag and text",
+          "[pdn]") {
+  Game g(*parse_fen("W:W24:B9,17,18,19,26,27"));
+  REQUIRE(g.play(*parse_hub_move(g.current(), "24x6x9x17x18x19")).has_value());
+  const std::string pdn = g.to_pdn({{"White", "a \"quoted\" name\\"}, {"GameType", "20"}, {"FEN", "W:W1"}});
+  CHECK_THAT(pdn, Catch::Contains("[White \"a \\\"quoted\\\" name\\\\\"]\n"));
+  CHECK_THAT(pdn, Catch::Contains("[GameType \"26\"]\n"));
+  CHECK_THAT(pdn, !Catch::Contains("GameType \"20\""));
+  CHECK_THAT(pdn, Catch::Contains("[FEN \"W:W24:B9,17,18,19,26,27\"]\n"));
+  CHECK_THAT(pdn, Catch::Contains("[Result \"*\"]\n"));
+  CHECK_THAT(pdn, Catch::EndsWith("1. 24x15x22x13x6 *\n"));
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(pdn);
+  INFO(pdn << (strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  REQUIRE(strict->size() == 1);
+  CHECK(strict->front().tag("White") == "a \"quoted\" name\\");
+  CHECK(strict->front().moves == g.moves());
+  CHECK_THAT(Game().to_pdn(), !Catch::Contains("[FEN"));
+}
+
+TEST_CASE("pdn writer: games of random moves are read by a strict PDN 3.0 reader to the same moves",
+          "[pdn]") {
+  std::uint64_t state = 3;
+  int routes = 0;
+  int captures = 0;
+  for (int round = 0; round < 40; ++round) {
+    for (const char* start : {"W:W21-32:B1-12", "B:WK18,22,25:B5,9,K30", "W:WK10:B3,6,13,14,15,22,23,25",
+                              "W:WK29,K32:B2,3,6,7,10,11,14,19"}) {
+      const Game g = random_game(start, state);
+      for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
+        const std::string pdn =
+            g.to_pdn({{"Event", "strict"}, {"Round", std::to_string(round)}}, {}, squares);
+        const Expected<std::vector<strict_pdn::Game>> back = strict_pdn::read(pdn + "\n" + pdn);
+        INFO(pdn << (back ? "" : back.error()));
+        REQUIRE(back.has_value());
+        REQUIRE(back->size() == 2);
+        for (const strict_pdn::Game& b : *back) {
+          CHECK(b.start == g.start());
+          CHECK(b.moves == g.moves());
+          CHECK(b.result == to_string(g.result()));
+        }
+      }
+      for (std::size_t i = 0; i < g.moves().size(); ++i) {
+        const std::string text = to_pdn_move(g.positions()[i], g.moves()[i]);
+        captures += g.moves()[i].is_capture() ? 1 : 0;
+        routes += std::count(text.begin(), text.end(), 'x') > 1 ? 1 : 0;
+      }
+    }
+  }
+  // The games had captures and captures written with their routes.
+  CHECK(captures > 100);
+  CHECK(routes > 0);
+}
+
+TEST_CASE("strict PDN reader: refuses Hub-form captures, needless routes and missing routes", "[pdn]") {
+  const auto error_of = [](const std::string& text) {
+    const Expected<std::vector<strict_pdn::Game>> r = strict_pdn::read(text);
+    return r ? std::string() : r.error();
+  };
+  const std::string header = "[GameType \"26\"]\n";
+  CHECK(error_of(header + "[FEN \"W:W30:B26,18\"]\n1. 30x14 *").empty());
+  CHECK(error_of(header + "[FEN \"W:W30:B26,18\"]\n1. 30x23x14 *").find("not ambiguous") !=
+        std::string::npos);
+  CHECK(error_of(header + "[FEN \"W:W30:B26,18\"]\n1. 30x14x18x26 *").find("leg") != std::string::npos);
+  CHECK(error_of(header + "[FEN \"W:W24:B9,17,18,19,26,27\"]\n1. 24x6 *").find("ambiguous") !=
+        std::string::npos);
+  CHECK(error_of(header + "[FEN \"W:W24:B9,17,18,19,26,27\"]\n1. 24x15x22x13x6 *").empty());
+  CHECK_FALSE(error_of(header + "[FEN \"W:WK10:B3,6,13,14,15,22,23,25\"]\n1. 10x17x26x19x1 *").empty());
+  CHECK(error_of(header + "[FEN \"W:WK10:B3,6,13,14,15,22,23,25\"]\n1. 10x17x26x19x10x1 *").empty());
+  CHECK(error_of(header + "1. 22-18 11-15 *").empty());
+  CHECK(error_of(header + "1. 22-18 2. 11-15 *").find("move number") != std::string::npos);
+  CHECK(error_of("1. 22-18 *").find("GameType") != std::string::npos);
+  CHECK(error_of(header + "[Result \"2-0\"]\n1. 22-18 *").find("Result") != std::string::npos);
+  CHECK(error_of(header + "1. 22-18").find("no result") != std::string::npos);
+}
+
+TEST_CASE("pdn reader: files in the forms other programs write read back to the same moves", "[pdn]") {
+  // One game written five ways: numeric with comments, variations, NAGs, strength marks and
+  // "12..." after a comment; numeric full routes; algebraic with ':' (lidraughts) and 'x'; and
+  // the Hub form of files damas wrote before it wrote PDN routes.
+  const std::string moves =
+      "24-19 9-13 27-24 6-9 24-20 11-16 20x11x16 8x24x11x19 28x19x24 12-16 19x12x16 10-14 22-18 14-17 "
+      "21x14x17 2-6 14-10 6x22x10x18 26x17x22 13x22x17 25x18x22 9-14 18x9x14 5x14x9";
+  const std::string text =
+      "% exported by another program\n"
+      "[Event \"Torneio \\\"aberto\\\"\"]\n[Site \"?\"]\n[Date \"2024.03.09\"]\n[Round \"1\"]\n"
+      "[White \"Silva, A.\"]\n[Black \"Souza, B.\"]\n[Result \"*\"]\n[GameType \"26,W,8,8,N2,0\"]\n\n"
+      "1. 24-19 9-13 2. 27-24 {a quiet start} 2... 6-9 3. 24-20 $1 11-16! 4. 20x11 8x24?! "
+      "(4... 7x16 5. 28-24 (5. 23-18 16-19) 13-17) 5. 28x19 12-16 6. 19x12 10-14!? 7. 22-18 14-17 "
+      "8. 21x14 2-6 9. 14-10 $2 6x22 10. 26x17 13x22 11. 25x18 9-14 12. 18x9 5x14 *\n\n"
+      "[Event \"full routes\"]\n1. 24-19 9-13 2. 27-24 6-9 3. 24-20 11-16 4. 20x11 8x15x24 5. 28x19 12-16 "
+      "6. 19x12 10-14 7. 22-18 14-17 8. 21x14 2-6 9. 14-10 6x15x22 10. 26x17 13x22 11. 25x18 9-14 12. 18x9 "
+      "5x14 1-1\n\n"
+      "[Event \"lidraughts\"]\n[GameType \"26\"]\n1. g3-f4 b6-a5 2. f2-g3 c7-b6 3. g3-h4 f6-g5 4. h4:f6 "
+      "g7:g3 "
+      "5. h2:f4 h6-g5 6. f4:h6 d6-c5 7. c3-d4 c5-b4 8. a3:c5 d8-c7 9. c5-d6 c7:c3 10. d2:b4 a5:c3 "
+      "11. b2:d4 b6-c5 12. d4:b6 a7:c5 0-2\n"
+      "[Event \"algebraic x, routes\"]\n1.g3-f4 b6-a5 2.f2-g3 c7-b6 3.g3-h4 f6-g5 4.h4xf6 g7xe5xg3 5.h2xf4 "
+      "h6-g5 6.f4xh6 d6-c5 7.c3-d4 c5-b4 8.a3xc5 d8-c7 9.c5-d6 c7xe5xc3 10.d2xb4 a5xc3 11.b2xd4 b6-c5 "
+      "12.d4xb6 a7xc5 2-0\n"
+      "[Event \"damas before PDN routes\"]\n1. 24-19 9-13 2. 27-24 6-9 3. 24-20 11-16 4. 20x11x16 8x24x11x19 "
+      "5. 28x19x24 12-16 6. 19x12x16 10-14 7. 22-18 14-17 8. 21x14x17 2-6 9. 14-10 6x22x10x18 "
+      "10. 26x17x22 13x22x17 11. 25x18x22 9-14 12. 18x9x14 5x14x9 *\n";
+  const std::vector<PdnGameOrError> games = read_pdn(text);
+  REQUIRE(games.size() == 5);
+  const std::vector<std::string> results = {"*", "1-1", "0-2", "2-0", "*"};
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    INFO("game " << i + 1 << ": " << (games[i] ? "" : games[i].error()));
+    REQUIRE(games[i].has_value());
+    CHECK(hub_moves(*games[i]) == moves);
+    CHECK(games[i]->result == results[i]);
+  }
+  CHECK(games[0]->tag("Event") == "Torneio \"aberto\"");
+  CHECK(games[0]->tag("White") == "Silva, A.");
+  // A black move after a comment and an unknown move "..." as some writers put them.
+  const std::vector<PdnGameOrError> black =
+      read_pdn("[FEN \"B:W22:B9,10\"]\n1... 9-13 {then} 2. 22-17 ... 13x22 *");
+  REQUIRE(black.size() == 1);
+  INFO((black[0] ? "" : black[0].error()));
+  REQUIRE(black[0].has_value());
+  CHECK(hub_moves(*black[0]) == "9-13 22-17 13x22x17");
 }

@@ -4,7 +4,9 @@
 #include <set>
 
 #include "damas/core/notation.h"
+#include "damas/core/pdn.h"
 #include "damas/match/selfplay.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 
@@ -135,6 +137,17 @@ TEST_CASE("a short match keeps its books", "[selfplay]") {
     CHECK(g.reason != GameEndReason::Adjudication);  // no ply limit was set
     CHECK(g.plies > 2);
     CHECK(g.pdn.find(to_string(g.result)) != std::string::npos);
+    // The PDN is standard: a strict PDN 3.0 reader replays it with our reader's moves.
+    const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(g.pdn);
+    INFO(g.pdn << (strict ? "" : strict.error()));
+    REQUIRE(strict.has_value());
+    REQUIRE(strict->size() == 1);
+    CHECK(static_cast<int>(strict->front().moves.size()) == g.plies);
+    CHECK(strict->front().result == to_string(g.result));
+    const std::vector<PdnGameOrError> ours = read_pdn(g.pdn);
+    REQUIRE(ours.size() == 1);
+    REQUIRE(ours[0].has_value());
+    CHECK(strict->front().moves == ours[0]->moves);
     points += g.a_points();
   }
   CHECK(points == Approx(r->wins + 0.5 * r->draws));

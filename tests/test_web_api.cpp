@@ -11,6 +11,7 @@
 #include "damas/core/json.h"
 #include "damas/core/pdn.h"
 #include "damas/web/api.h"
+#include "strict_pdn.h"
 
 using namespace damas;
 using namespace damas::web;
@@ -237,6 +238,13 @@ TEST_CASE("web api: a game against the computer goes to its end with the result 
   REQUIRE(games[0].has_value());
   CHECK(games[0]->moves.size() == s.find("moves")->as_array().size());
   CHECK(games[0]->result == str(result, "score"));
+  // ... and in a strict PDN 3.0 reader.
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(str(s, "pdn"));
+  INFO(str(s, "pdn") << (strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  REQUIRE(strict->size() == 1);
+  CHECK(strict->front().moves == games[0]->moves);
+  CHECK(strict->front().result == str(result, "score"));
 }
 
 TEST_CASE("web api: a capture of the last pieces ends the game with its reason", "[web]") {

@@ -56,16 +56,24 @@ std::string summarise(const PdnGame& pdn, const GameAnalysis& a) {
   return out;
 }
 
-}  // namespace
-
-std::string line_text(Position p, const std::vector<Move>& line, bool algebraic, Numbering numbering) {
+// The moves of a line from p, each written by `text(position before it, move)`.
+template <class MoveText>
+std::string join_line(Position p, const std::vector<Move>& line, MoveText text) {
   std::string out;
   for (const Move& m : line) {
     if (!out.empty()) out += ' ';
-    out += algebraic ? to_algebraic(p, m) : to_hub_move(m, numbering);
+    out += text(p, m);
     p = p.after(m);
   }
   return out;
+}
+
+}  // namespace
+
+std::string line_text(Position p, const std::vector<Move>& line, bool algebraic, Numbering numbering) {
+  return join_line(p, line, [&](const Position& at, const Move& m) {
+    return algebraic ? to_algebraic(at, m) : to_hub_move(m, numbering);
+  });
 }
 
 std::string eval_text(Score s) {
@@ -118,22 +126,25 @@ GameAnalysis analyse_game(Engine& engine, const PdnGame& pdn, const AnalysisConf
     if (p.loss >= config.blunder_margin) p.mark = "??";
     else if (p.loss >= config.margin) p.mark = "?";
     std::string comment = eval_text(p.eval_after);
+    // Moves in the comment as in the move text, so the PDN reads the same throughout.
+    const auto pdn_move = [&](const Position& at, const Move& m) {
+      return to_pdn_move(at, m, config.squares);
+    };
     if (!p.mark.empty())
-      comment += "; best " + to_hub_move(p.best) + " " + eval_text(white_view(r.score, mover)) + ": " +
-                 line_text(pos, p.best_line);
+      comment += "; best " + pdn_move(pos, p.best) + " " + eval_text(white_view(r.score, mover)) + ": " +
+                 join_line(pos, p.best_line, pdn_move);
     notes.push_back({p.mark, comment});
     a.plies.push_back(std::move(p));
   }
 
   std::vector<std::pair<std::string, std::string>> tags;
   for (const auto& [name, value] : pdn.tags)
-    if (name != "GameType" && name != "FEN" && name != "DrawRules" && name != "Annotator")
-      tags.emplace_back(name, value);
+    if (name != "Annotator") tags.emplace_back(name, value);  // to_pdn writes GameType, FEN, DrawRules
   tags.emplace_back("Annotator", "damas " DAMAS_VERSION);
   const bool has_result =
       std::any_of(tags.begin(), tags.end(), [](const auto& t) { return t.first == "Result"; });
   if (!has_result && !pdn.result.empty()) tags.emplace_back("Result", pdn.result);
-  a.annotated_pdn = a.game.to_pdn(tags, notes);
+  a.annotated_pdn = a.game.to_pdn(tags, notes, config.squares);
   a.summary = summarise(pdn, a);
   return a;
 }

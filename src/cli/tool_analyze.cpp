@@ -68,6 +68,7 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits&
     return 2;
   }
   config.default_rules = parse_draw_rules(engine.options().get(option::kDrawRules)).value_or(DrawRules::Seed);
+  config.squares = vm["algebraic"].as<bool>() ? PdnSquares::Algebraic : PdnSquares::Numeric;
   std::ofstream out_file;
   const bool to_file = vm.count("out") != 0;
   if (to_file) {
@@ -119,7 +120,8 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits&
 int analyze_main(const Args& args) {
   po::options_description desc(
       "damas analyze [--fen F] [--moves \"...\"] [--depth N | --time S | --nodes N] [engine options]\n"
-      "damas analyze --pdn games.pdn [--out annotated.pdn] [--depth N | --time S] [--margin M]\n"
+      "damas analyze --pdn games.pdn [--out annotated.pdn] [--algebraic] [--depth N | --time S] [--margin "
+      "M]\n"
       "  (per position; default depth 10): every move of every game evaluated, errors marked ? and ??\n"
       "  with the best move and its line as a comment, a summary per game");
   desc.add_options()("help,h", "show this help")(
@@ -130,9 +132,9 @@ int analyze_main(const Args& args) {
       "time,t", po::value<double>(), "search time in seconds")("nodes,n", po::value<std::uint64_t>(),
                                                                "node budget")(
       "algebraic", po::bool_switch(),
-      "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares")(
-      "board", po::value<std::string>()->implicit_value("yes")->value_name("yes|no"),
-      "show the position as a text board (default: yes on a terminal)")(
+      "print moves as c3-d4 instead of 22-18, and the FEN with algebraic squares (--pdn: in the annotated "
+      "PDN)")("board", po::value<std::string>()->implicit_value("yes")->value_name("yes|no"),
+              "show the position as a text board (default: yes on a terminal)")(
       "pdn", po::value<std::string>(), "analyse every game of this PDN file instead of one position")(
       "out", po::value<std::string>(), "--pdn: write the annotated games here (default: standard output)")(
       "margin", po::value<double>()->default_value(0.5),

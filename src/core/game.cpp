@@ -86,24 +86,41 @@ GameResult Game::result() const {
   return GameResult::Ongoing;
 }
 
+namespace {
+
+// [Name "value"] with the value escaped as PDN strings are (\" and \\); a tag stays on one line.
+std::string tag_pair(const std::string& name, const std::string& value) {
+  std::string out = "[" + name + " \"";
+  for (const char c : value) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += static_cast<unsigned char>(c) < 32 ? ' ' : c;
+  }
+  return out + "\"]\n";
+}
+
+}  // namespace
+
 std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>& tags,
-                         const std::vector<MoveAnnotation>& annotations) const {
+                         const std::vector<MoveAnnotation>& annotations, PdnSquares squares) const {
   std::string out;
   // A Result tag (a game ended by adjudication, a claim or a lost connection) overrides the
   // result by the rules, in the tag and at the end of the move text.
   std::string result_text = to_string(result());
   bool has_result = false;
   for (const auto& [name, value] : tags) {
-    out += "[" + name + " \"" + value + "\"]\n";
+    if (name == "GameType" || name == "DrawRules" || name == "FEN") continue;
+    out += tag_pair(name, value);
     if (name == "Result") {
       has_result = true;
       result_text = value;
     }
   }
-  out += "[GameType \"26\"]\n";
-  out += "[DrawRules \"" + std::string(to_string(rules_)) + "\"]\n";
-  if (!(start() == Position::start())) out += "[FEN \"" + to_fen(start()) + "\"]\n";
-  if (!has_result) out += "[Result \"" + result_text + "\"]\n";
+  out += tag_pair("GameType", "26");
+  out += tag_pair("DrawRules", std::string(to_string(rules_)));
+  if (!(start() == Position::start()))
+    out += tag_pair(
+        "FEN", to_fen(start(), squares == PdnSquares::Algebraic ? FenStyle::Algebraic : FenStyle::Numeric));
+  if (!has_result) out += tag_pair("Result", result_text);
   out += "\n";
   int move_number = 1;
   std::size_t line_length = 0;
@@ -123,7 +140,7 @@ std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>&
     if (mover == Color::White) emit(std::to_string(move_number) + ".");
     else if (i == 0) emit(std::to_string(move_number) + "...");
     const MoveAnnotation* note = i < annotations.size() ? &annotations[i] : nullptr;
-    emit(to_hub_move(moves_[i]) + (note ? note->mark : std::string()));
+    emit(to_pdn_move(positions_[i], moves_[i], squares) + (note ? note->mark : std::string()));
     if (note && !note->comment.empty()) {
       // Split into words so lines stay short; a brace inside would end the comment early.
       std::vector<std::string> words;

@@ -317,22 +317,41 @@ std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m
   return routes;
 }
 
-std::string to_algebraic(const Position& p, const Move& m) {
-  if (!m.is_capture()) return square_name(m.from).append("-").append(square_name(m.to));
+namespace {
+
+// The squares after m.from that a full PDN route names: PDN 3.0 asks for the landing square where
+// the route turns and the square just behind the piece taken where it goes straight on. The first
+// route of capture_routes is that one: its search tries the nearest landing square first.
+std::vector<Square> full_route(const Position& p, const Move& m) {
+  std::vector<std::vector<Square>> routes = capture_routes(p, m);
+  return routes.empty() ? std::vector<Square>{m.to} : std::move(routes.front());
+}
+
+std::string number_name(Square s) { return std::to_string(square_number(s)); }
+
+// A move in the squares `name` gives: "a-b", or a capture "a<sep>b" with the full route only
+// when another legal capture shares its from and to squares.
+std::string move_text(const Position& p, const Move& m, char capture_separator, std::string (*name)(Square)) {
+  if (!m.is_capture()) return name(m.from) + "-" + name(m.to);
   MoveList legal;
   generate_legal_moves(p, legal);
   bool ambiguous = false;
   for (const Move& other : legal)
     if (!(other == m) && other.from == m.from && other.to == m.to) ambiguous = true;
-  std::string s = square_name(m.from);
-  if (ambiguous) {
-    const std::vector<std::vector<Square>> routes = capture_routes(p, m);
-    if (!routes.empty()) {
-      for (const Square sq : routes.front()) s.append(":").append(square_name(sq));
-      return s;
-    }
+  std::string s = name(m.from);
+  for (const Square sq : ambiguous ? full_route(p, m) : std::vector<Square>{m.to}) {
+    s += capture_separator;
+    s += name(sq);
   }
-  return s.append(":").append(square_name(m.to));
+  return s;
+}
+
+}  // namespace
+
+std::string to_algebraic(const Position& p, const Move& m) { return move_text(p, m, ':', square_name); }
+
+std::string to_pdn_move(const Position& p, const Move& m, PdnSquares squares) {
+  return move_text(p, m, 'x', squares == PdnSquares::Algebraic ? square_name : number_name);
 }
 
 Expected<Move> parse_algebraic(const Position& p, std::string_view text) {

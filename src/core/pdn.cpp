@@ -151,11 +151,12 @@ bool is_result(std::string_view w) {
   return false;
 }
 
-// Drops a leading move number ("12." "12...") and trailing strength marks ("!", "?!").
+// Drops a leading move number ("12." "12...", or the "..." some writers put before Black's move)
+// and trailing strength marks ("!", "?!").
 std::string_view strip_move_decorations(std::string_view w) {
   std::size_t digits = 0;
   while (digits < w.size() && std::isdigit(static_cast<unsigned char>(w[digits]))) ++digits;
-  if (digits > 0 && digits < w.size() && w[digits] == '.') {
+  if (digits < w.size() && w[digits] == '.') {
     w.remove_prefix(digits);
     while (!w.empty() && w.front() == '.') w.remove_prefix(1);
   }

@@ -54,14 +54,6 @@ std::string_view reason_text(EndReason r) {
   return "";
 }
 
-// PDN tag values are quoted: keep quotes and backslashes from the peer's text out of them.
-std::string tag_value(std::string_view text) {
-  std::string s(text);
-  for (char& c : s)
-    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 32) c = '\'';
-  return s;
-}
-
 constexpr Millis kClockGrace{10'000};
 
 std::string seconds_text(Millis t) { return std::to_string(t.count() / 1000) + " s"; }
@@ -450,10 +442,10 @@ void Session::finish_match() {
 std::string to_pdn(const FinishedGame& g) {
   const std::vector<std::pair<std::string, std::string>> tags = {
       {"Event", "DXP game " + std::to_string(g.number)},
-      {"White", tag_value(g.white)},
-      {"Black", tag_value(g.black)},
+      {"White", g.white},
+      {"Black", g.black},
       {"Result", to_string(g.result)},
-      {"Termination", tag_value(g.termination)},
+      {"Termination", g.termination},
   };
   // The Result tag also ends the move text: a game ended by a claim, a fault or a lost
   // connection keeps the result recorded here.

@@ -261,11 +261,6 @@ std::string today() {
   return buffer;
 }
 
-std::string tag_value(std::string s) {
-  std::replace(s.begin(), s.end(), '"', '\'');
-  return s;
-}
-
 struct PlayedGame {
   HubGame game;
   std::array<EngineTotals, 2> totals;  // white, black
@@ -325,7 +320,6 @@ PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine
       {"TimeControl", wc.tc.text() == bc.tc.text() ? wc.tc.text() : wc.tc.text() + " - " + bc.tc.text()},
       {"Termination", termination}};
   if (opening && !opening->name.empty()) tags.emplace_back("Opening", opening->name);
-  for (auto& tag : tags) tag.second = tag_value(tag.second);
   h.pdn = game.to_pdn(tags);
   return played;
 }

@@ -181,7 +181,7 @@ Json state_json(const std::string& id, const Session& s) {
                          : s.mode == Mode::Computer && p.side_to_move() != s.human ? "computer"
                                                                                    : "human"));
   j.set("result", result_json(g));
-  j.set("pdn", json_str(g.to_pdn({{"Event", "damas board"}, {"GameType", "26"}})));
+  j.set("pdn", json_str(g.to_pdn({{"Event", "damas board"}})));
   j.set("analysing", json_bool(s.analysing));
   return j;
 }

@@ -20,6 +20,7 @@ struct AnalysisConfig {
   Score margin = 50;                          // a loss of this much (1/100 man) against the best move: "?"
   Score blunder_margin = 150;                 // and of this much: "??"
   DrawRules default_rules = DrawRules::Seed;  // for games without a DrawRules tag
+  PdnSquares squares = PdnSquares::Numeric;   // of the annotated PDN
 };
 
 struct PlyAnalysis {

@@ -11,6 +11,7 @@
 #include "damas/core/draw_rules.h"
 #include "damas/core/expected.h"
 #include "damas/core/move.h"
+#include "damas/core/notation.h"
 #include "damas/core/position.h"
 
 namespace damas {
@@ -46,15 +47,19 @@ class Game {
   // Why the game ended, for people ("threefold repetition", "FMJD-64 7.2.8: ...").
   std::string end_description() const;
 
-  // PDN of the game (standard numbering), with optional tag pairs and a DrawRules tag. A "Result"
-  // tag overrides the result by the rules (adjudicated or abandoned games). `annotations`, when
-  // given, holds per ply a mark ("?", "??"; may be empty) and a comment (may be empty).
+  // PDN of the game (PDN 3.0, readable by other programs): the tag pairs given, then GameType
+  // "26", DrawRules and, when the game does not start from the start position, FEN (the writer's
+  // own: given tags of those names are dropped); values escaped (\" and \\). Moves by
+  // to_pdn_move, in standard numbers or algebraic squares. A "Result" tag overrides the result by
+  // the rules (adjudicated or abandoned games). `annotations`, when given, holds per ply a mark
+  // ("?", "??"; may be empty) and a comment (may be empty).
   struct MoveAnnotation {
     std::string mark;
     std::string comment;
   };
   std::string to_pdn(const std::vector<std::pair<std::string, std::string>>& tags = {},
-                     const std::vector<MoveAnnotation>& annotations = {}) const;
+                     const std::vector<MoveAnnotation>& annotations = {},
+                     PdnSquares squares = PdnSquares::Numeric) const;
 
  private:
   std::vector<Position> positions_;

@@ -46,11 +46,19 @@ std::string to_hub_position(const Position& p);
 std::string to_hub_move(const Move& m, Numbering n = Numbering::Standard);
 Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numbering n = Numbering::Standard);
 
-// Algebraic for people: "c3-d4"; captures "c3:e5", with intermediate landing squares added
+// Algebraic for people: "c3-d4"; captures "c3:e5", with the route's squares (as in PDN below)
 // only where needed to tell two legal moves apart ("d8:b6:d4:f2"). p is the position before m.
 std::string to_algebraic(const Position& p, const Move& m);
+// PDN 3.0 move (the one form every PDN writer uses): "22-18"; a capture "from x to" ("23x16"),
+// with its route only when another legal capture has the same from and to squares: then every
+// square between, where the route turns the landing square, where it goes straight on the
+// square just behind the piece taken ("27x18x9"). Standard numbering, or algebraic squares
+// ("c3-d4", "e3xg5"). p is the position before m.
+enum class PdnSquares { Numeric, Algebraic };
+std::string to_pdn_move(const Position& p, const Move& m, PdnSquares squares = PdnSquares::Numeric);
 // The landing squares of every route of capture m (in order, each ending at m.to), for boards that
-// enter a capture square by square; empty for a quiet move. p is the position before m.
+// enter a capture square by square; empty for a quiet move. p is the position before m. Nearest
+// landing squares are tried first, so the first route is the one PDN writes (to_pdn_move).
 std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m);
 // Accepts algebraic ("c3-d4", "c3:e5", "c3xe5", with or without intermediate squares) and
 // resolves it against the legal moves; an ambiguous string is an error.
