@@ -79,7 +79,8 @@ inline bool alphabetic(std::string_view s) { return !s.empty() && s[0] >= 'a' &&
 // The FEN tag value: W or B, then ":W..." and ":B..." with comma-separated squares, K for kings,
 // numeric ranges "21-32"; no spaces, no final dot.
 inline damas::Expected<damas::Position> parse_fen(std::string_view fen) {
-  if (fen.empty() || (fen[0] != 'W' && fen[0] != 'B')) return damas::Error{"FEN: side to move must be W or B"};
+  if (fen.empty() || (fen[0] != 'W' && fen[0] != 'B'))
+    return damas::Error{"FEN: side to move must be W or B"};
   const damas::Color side = fen[0] == 'W' ? damas::Color::White : damas::Color::Black;
   damas::Bitboard pieces[2] = {0, 0};
   damas::Bitboard kings = 0;
@@ -353,7 +354,8 @@ class GameReader {
       }
       value += text_[i];
     }
-    if (i + 1 >= text_.size() || text_[i] != '"' || text_[i + 1] != ']') return fail("tag " + name + " not closed");
+    if (i + 1 >= text_.size() || text_[i] != '"' || text_[i + 1] != ']')
+      return fail("tag " + name + " not closed");
     at_ = i + 2;
     while (at_ < line_end && (text_[at_] == ' ' || text_[at_] == '\t')) ++at_;
     if (at_ != line_end) {

@@ -117,6 +117,20 @@ TEST_CASE("web server: the page, the API and bad requests over loopback", "[web]
   server.stop();
 }
 
+TEST_CASE("web server: engines.json tells the page that the engine answers on the server",
+          "[web][loopback]") {
+  // The page asks this instead of probing the API with a request that fails (issue 19).
+  Server server(test_config());
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const std::string answer =
+      raw_exchange(*port, "GET /engines.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  REQUIRE(status_of(answer) == 200);
+  CHECK(answer.find("application/json") != std::string::npos);
+  CHECK(body_of(answer).find("server")->as_bool());
+  CHECK_FALSE(body_of(answer).find("browser")->as_bool());
+}
+
 TEST_CASE("web server: a WebSocket streams the session's analysis as JSON", "[web][loopback]") {
   Server server(test_config());
   const Expected<unsigned short> port = server.start();

@@ -20,9 +20,12 @@ const browser = await chromium.launch({
   args: ["--no-sandbox"],
 });
 const page = await browser.newPage();
+// Any console error, page error or failed request fails the run (the last test lists them).
 const consoleErrors = [];
 page.on("pageerror", (e) => consoleErrors.push(String(e)));
 page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+page.on("requestfailed", (r) => consoleErrors.push(`request failed: ${r.method()} ${r.url()} (${r.failure()?.errorText})`));
+page.on("response", (r) => { if (r.status() >= 400) consoleErrors.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`); });
 
 const results = {};
 let passed = 0;
@@ -132,7 +135,7 @@ await test("the bench in the browser counts exactly the native bench's nodes", a
   expect(web.nodes === nativeNodes, `browser ${web.nodes} nodes, native ${nativeNodes}`);
 });
 
-await test("no errors in the page's console", async () => {
+await test("no errors in the page's console and no failed request", async () => {
   expect(consoleErrors.length === 0, consoleErrors.join(" | "));
 });
 

@@ -3,6 +3,7 @@
 // Usage: node board.test.mjs DAMAS_BINARY ARTEFACT_DIR [WEB_DIR]
 // With WEB_DIR (build/web from tools/build-web) the same page is also served as static files and
 // plays against the WebAssembly engine in the browser (issue 13).
+// A console error, a page error or a failed request fails the test it happens in.
 // Prints one line per test and "N passed, N failed"; exits 1 if any failed. Screenshots go to
 // ARTEFACT_DIR (start, capture choice, end of game, analysis, ...).
 import { chromium } from "playwright-core";
@@ -47,15 +48,40 @@ const browser = await chromium.launch({
 });
 const context = await browser.newContext({ viewport: { width: 1180, height: 860 } });
 const page = await context.newPage();
-const pageErrors = [];
-page.on("pageerror", (e) => pageErrors.push(String(e)));
+
+// Every console error, page error and failed request (network failure or HTTP status 400 and
+// above) fails the test it happens in, except the rejections a test asks for by expectRejected().
+let problems = [];
+let allowed = [];  // {path, status}: answers a test provokes on purpose (a bad FEN, a bad PDN)
+const isAllowed = (url, status) => allowed.some((a) => new URL(url).pathname.endsWith(a.path) && a.status === status);
+page.on("pageerror", (e) => problems.push("page error: " + String(e)));
+page.on("console", (m) => {
+  if (m.type() !== "error") return;
+  const status = /status of (\d+)/.exec(m.text());
+  if (status && isAllowed(m.location().url || "http://x/", Number(status[1]))) return;
+  problems.push("console error: " + m.text() + " (" + (m.location().url || "") + ")");
+});
+page.on("requestfailed", (r) => {
+  problems.push(`request failed: ${r.method()} ${r.url()} (${r.failure() ? r.failure().errorText : ""})`);
+});
+page.on("response", (r) => {
+  if (r.status() >= 400 && !isAllowed(r.url(), r.status()))
+    problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+});
+async function expectRejected(path, status, body) {
+  allowed.push({ path, status });
+  try { await body(); } finally { await page.waitForTimeout(100); allowed = []; }
+}
 
 let passed = 0;
 let failed = 0;
 async function test(name, body) {
   const started = Date.now();
+  problems = [];
   try {
     await body();
+    await page.waitForTimeout(50);  // console and network events of the last step
+    expect(problems.length === 0, problems.join(" | "));
     passed++;
     console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (e) {
@@ -98,6 +124,26 @@ async function setFen(fen) {
 async function statusText() { return page.textContent("#status"); }
 
 // ---- Tests ----
+// Loading the page asks engines.json which engines answer here: no probe that fails.
+async function checkCleanLoad(at, expected) {
+  const requests = [];
+  const listener = (r) => requests.push(r.method() + " " + new URL(r.url()).pathname);
+  page.on("request", listener);
+  try {
+    await open("mode=two-players", at);
+  } finally {
+    page.off("request", listener);
+  }
+  expect(requests.includes("GET /engines.json"), "engines.json not asked: " + requests.join(", "));
+  expect(!requests.some((r) => r.endsWith("/damas-worker.js") && r.startsWith("HEAD")), "HEAD damas-worker.js probe");
+  expect(!requests.includes("POST /api/state"), "POST /api/state probe: " + requests.join(", "));
+  expect(await page.evaluate(() => window.damasBoard.transport) === expected, "transport is not " + expected);
+}
+await test("the page loads from damas serve without a failed request or a console error", async () => {
+  await checkCleanLoad(base, "server");
+  expect(await page.$eval('#engine-where [value="browser"]', (o) => o.disabled), "browser engine offered on the server");
+});
+
 await test("the start position: 24 pieces, a1 dark, White to move, seven legal moves", async () => {
   await open("mode=two-players");
   expect(await page.$$eval(".sq.dark", (e) => e.length) === 32, "not 32 dark squares");
@@ -254,7 +300,7 @@ await test("the set-up editor makes a position; FEN out and in", async () => {
   await setFen("B:W18,K5:BK29,12");
   s = await state();
   expect(s.side === "black" && s.pieces.length === 4, "FEN in");
-  await setFen("W:W99");
+  await expectRejected("/api/new", 422, () => setFen("W:W99"));
   expect(/bad FEN/.test(await page.textContent("#message")), "no error for a bad FEN");
   expect((await state()).fen === s.fen, "a bad FEN changed the game");
 });
@@ -278,8 +324,10 @@ await test("a game saved as PDN loads back with the same moves", async () => {
   await idle();
   expect((await movesText()).join() === played.join(), "loaded: " + (await movesText()) + " vs " + played);
   await page.fill("#pdn", "1. 22-18 11-15 2. 31-3 *");
-  await page.click("#pdn-load");
-  await idle();
+  await expectRejected("/api/load-pdn", 422, async () => {
+    await page.click("#pdn-load");
+    await idle();
+  });
   expect(/bad PDN/.test(await page.textContent("#message")), "no error for a bad PDN");
   expect((await movesText()).join() === played.join(), "a bad PDN changed the game");
 });
@@ -329,6 +377,9 @@ async function playToEnd(at, level) {
 if (webDir) {
   const statics = await serve(webDir, 0);
   const at = `http://127.0.0.1:${statics.address().port}/index.html`;
+  await test("the page loads from the static folder without a failed request or a console error", async () => {
+    await checkCleanLoad(at, "browser");
+  });
   for (const level of ["beginner", "medium"]) {
     await test(`the page without a server plays a full game against the engine in this browser at ${level}`, async () => {
       await playToEnd(at, level);
@@ -350,9 +401,6 @@ if (webDir) {
   statics.close();
 }
 
-await test("no errors in the page", async () => {
-  expect(pageErrors.length === 0, pageErrors.join(" | "));
-});
 
 await browser.close();
 server.kill("SIGINT");

@@ -30,19 +30,19 @@
     };
   }
 
-  let browserAvailable = false;  // decided at start (worker-api.js)
+  let browserAvailable = false;  // decided at start (engines.json, worker-api.js)
   function browserTransport() {
     return browserAvailable ? self.DamasWorkerApi.get() : null;
   }
 
-  // Does a `damas serve` answer here? (A static folder answers 404 or 405 with no JSON.)
-  async function serverAvailable() {
+  // Which engines this folder offers: engines.json beside the page says it without a failing
+  // request (`damas serve` answers {"server": true}; tools/build-web ships {"browser": true}).
+  async function enginesHere() {
     try {
-      const r = await fetch("api/state", { method: "POST", body: "{}" });
-      return r.headers.get("content-type") === "application/json";
-    } catch (e) {
-      return false;
-    }
+      const r = await fetch("engines.json", { cache: "no-store" });
+      if (r.ok) return await r.json();
+    } catch (e) { /* no answer: neither */ }
+    return {};
   }
 
   let transport = serverTransport();
@@ -546,8 +546,9 @@
 
   async function main() {
     document.body.dataset.busy = "0";
-    browserAvailable = !!self.DamasWorkerApi && (await self.DamasWorkerApi.available());
-    const onServer = await serverAvailable();
+    const here = await enginesHere();
+    browserAvailable = here.browser === true && !!self.DamasWorkerApi && self.DamasWorkerApi.available();
+    const onServer = here.server === true;
     $("engine-where").querySelector('[value="browser"]').disabled = !browserAvailable;
     $("engine-where").querySelector('[value="server"]').disabled = !onServer;
     if (browserAvailable && (params.get("engine") === "browser" || !onServer)) {

@@ -1,21 +1,16 @@
 // The board's JSON API in this browser: the WebAssembly engine's Web Worker (web/wasm/,
 // built by tools/build-web) answers the same requests as `damas serve`, so board.js uses either.
 // Available where the page is served beside damas-worker.js with cross-origin isolation
-// (build/web/ on any static server sending COOP/COEP headers); not from `damas serve`.
+// (build/web/ on any static server sending COOP/COEP headers, whose engines.json says so); not
+// from `damas serve`.
 "use strict";
 
 self.DamasWorkerApi = (() => {
   let instance = null;
 
-  // Resolves true when the worker's files are there and the page may use threads.
-  async function available() {
-    if (typeof Worker === "undefined" || !self.crossOriginIsolated) return false;
-    try {
-      const r = await fetch("damas-worker.js", { method: "HEAD" });
-      return r.ok;
-    } catch (e) {
-      return false;
-    }
+  // Whether this browser can run it (the page's engines.json says whether the files are here).
+  function available() {
+    return typeof Worker !== "undefined" && self.crossOriginIsolated === true;
   }
 
   function create() {
