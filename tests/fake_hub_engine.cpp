@@ -10,6 +10,7 @@
 //   a1       moves in the a1 numbering           stderr   writes to stderr with every move
 //   nostart  exits before the handshake          nowait   never ends the handshake
 //   novariant  declares variant=normal only
+//   rules    declares a draw-rules parameter (the runner must set it to its referee's laws)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -108,7 +109,9 @@ int main(int argc, char** argv) {
       say("id name=fake-" + s.mode);
       say(s.mode == "novariant" ? "param name=variant value=normal type=enum values=\"normal frisian\""
                                 : "param name=variant value=brazilian type=enum values=brazilian");
+      if (s.mode == "rules") say("param name=draw-rules value=seed type=enum values=\"seed fmjd64\"");
       if (s.mode != "nowait") say("wait");
+
     } else if (c == "init") {
       say("ready");
     } else if (c == "new-game") {

@@ -13,12 +13,14 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/egdb/cluster.h"
+#include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
 
@@ -318,8 +320,157 @@ TEST_CASE("egdb: the reader refuses a damaged or truncated file", "[egdb]") {
 TEST_CASE("egdb: the engine refuses a database directory that is not there", "[egdb]") {
   Engine e;
   CHECK_FALSE(e.set_option("egdb-path", (scratch() / "nowhere").string()).has_value());
-  CHECK(e.options().get("egdb-path").empty());
+  CHECK(e.options().get("egdb-path") == "auto");
   CHECK(e.set_option("egdb-path", built(4)).has_value());
+  CHECK(e.egdb_status().pieces == 4);
+  CHECK(e.egdb_status().source == "egdb-path");
+}
+
+// ---- Databases with no option: the search list (egdb/discovery.h) ------------------------------
+
+namespace {
+
+// A directory holding the databases up to `pieces` (a copy of the built ones), made fresh.
+fs::path copy_of(int pieces, const std::string& name) {
+  const fs::path dir = scratch() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const egdb::Material& m : egdb::slices_up_to(pieces))
+    fs::copy_file(fs::path(built(pieces)) / egdb::file_name(m), dir / egdb::file_name(m));
+  return dir;
+}
+
+// Sets an environment variable for one test and puts the old value back (a test binary run by
+// hand runs every case in one process).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
+TEST_CASE("egdb: the search list finds $DAMAS_EGDB, then the user and the installed directories", "[egdb]") {
+  const fs::path home = scratch() / "home";
+  const fs::path xdg = scratch() / "xdg";
+  const fs::path prefix = scratch() / "prefix";
+  egdb::Places places;
+  places.home = home.string();
+  places.exe_path = (prefix / "bin" / "damas").string();
+  CHECK(egdb::user_dir(places) == (home / ".local/share/damas/egdb").string());
+  CHECK(egdb::installed_dir(places) == (prefix / "share/damas/egdb").string());
+  places.xdg_data_home = xdg.string();
+  CHECK(egdb::user_dir(places) == (xdg / "damas/egdb").string());
+  places.xdg_data_home = "relative/path";  // not absolute: ignored, as XDG says
+  CHECK(egdb::user_dir(places) == (home / ".local/share/damas/egdb").string());
+  places.xdg_data_home.clear();
+
+  // Nothing anywhere: nothing found, and no error.
+  fs::remove_all(home);
+  fs::remove_all(prefix);
+  CHECK(egdb::find_databases(places, 8).dir.empty());
+
+  // The installed directory alone.
+  fs::create_directories(prefix / "share/damas");
+  fs::rename(copy_of(3, "installed"), prefix / "share/damas/egdb");
+  egdb::Found f = egdb::find_databases(places, 8);
+  CHECK(f.dir == egdb::installed_dir(places));
+  CHECK(f.source == "installed");
+  CHECK(f.pieces == 3);
+
+  // A user directory with fewer pieces does not hide the installed one; with as many it wins.
+  fs::create_directories(home / ".local/share/damas");
+  fs::rename(copy_of(2, "user"), home / ".local/share/damas/egdb");
+  CHECK(egdb::find_databases(places, 8).source == "installed");
+  fs::remove_all(home / ".local/share/damas/egdb");
+  fs::rename(copy_of(3, "user"), home / ".local/share/damas/egdb");
+  f = egdb::find_databases(places, 8);
+  CHECK(f.source == "user directory");
+  CHECK(f.dir == egdb::user_dir(places));
+
+  // $DAMAS_EGDB decides alone: a directory, or none at all.
+  places.env_dir = copy_of(2, "variable").string();
+  f = egdb::find_databases(places, 8);
+  CHECK(f.source == "DAMAS_EGDB");
+  CHECK(f.pieces == 2);
+  places.env_dir = "none";
+  CHECK(egdb::candidates(places).empty());
+  CHECK(egdb::find_databases(places, 8).dir.empty());
+}
+
+TEST_CASE("egdb: the engine finds databases with no option, and egdb-path=none turns them off", "[egdb]") {
+  const ScopedEnv variable("DAMAS_EGDB", copy_of(3, "found").string());
+  Engine e;
+  CHECK(e.options().get("egdb-path") == "auto");
+  const EgdbStatus found = e.egdb_status();
+  CHECK(found.pieces == 3);
+  CHECK(found.source == "DAMAS_EGDB");
+  CHECK(found.problems.empty());
+  CHECK_THAT(found.text(), Catch::Contains("up to 3 pieces in"));
+  const auto tbhits = [&e] {
+    REQUIRE(e.set_position(*parse_fen("W:WK1,K2:BK32")));
+    SearchLimits limits;
+    limits.depth = 3;
+    std::uint64_t hits = 0;
+    e.search(limits, GoMode::Analyze, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
+    return hits;
+  };
+  CHECK(tbhits() > 0);
+  REQUIRE(e.set_option("egdb-path", "none").has_value());
+  CHECK(e.egdb_status().pieces == 0);
+  CHECK(e.egdb_status().text() == "endgame databases: none (egdb-path=none)");
+  CHECK(tbhits() == 0);
+  REQUIRE(e.set_option("egdb-path", "auto").has_value());
+  CHECK(e.egdb_status().pieces == 3);
+  // Capped by egdb-pieces.
+  REQUIRE(e.set_option("egdb-pieces", "2").has_value());
+  CHECK(e.egdb_status().pieces == 2);
+}
+
+TEST_CASE("egdb: a damaged file in a found directory is left out with a message; the engine plays on",
+          "[egdb]") {
+  const fs::path dir = copy_of(3, "damaged");
+  const egdb::Material broken{0, 2, 0, 1};  // two kings against one
+  {
+    std::vector<std::uint8_t> data = bytes_of(dir / egdb::file_name(broken));
+    data.resize(data.size() / 2);  // truncated
+    std::ofstream(dir / egdb::file_name(broken), std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  }
+  const ScopedEnv variable("DAMAS_EGDB", dir.string());
+  Engine e;
+  const EgdbStatus status = e.egdb_status();
+  CHECK(status.pieces == 3);
+  REQUIRE(status.problems.size() == 1);
+  CHECK_THAT(status.problems[0], Catch::Contains(egdb::file_name(broken)));
+  CHECK_THAT(status.problems[0], Catch::Contains("left out"));
+  // A position of the damaged slice is searched (its own value unknown), one of another slice is
+  // known to the end.
+  SearchLimits limits;
+  limits.depth = 4;
+  REQUIRE(e.set_position(*parse_fen("W:WK1,K2:BK32")));
+  SearchResult r = e.search(limits, GoMode::Analyze);
+  CHECK_FALSE(r.best.is_null());
+  CHECK_FALSE(is_win_score(r.score));
+  REQUIRE(e.set_position(*parse_fen("W:W6:B13")));  // a man crowns first and wins in 7 plies
+  r = e.search(limits, GoMode::Analyze);
+  CHECK(r.score == win_in(7));
+  // The same directory named by egdb-path is refused with the file named.
+  const Status named = e.set_option("egdb-path", dir.string());
+  REQUIRE_FALSE(named.has_value());
+  CHECK_THAT(named.error(), Catch::Contains(egdb::file_name(broken)));
 }
 
 TEST_CASE("egdb: the engine converts a won position of every 4-piece slice", "[egdb]") {

@@ -13,6 +13,7 @@
 #include "damas/core/text_lines.h"
 #include "damas/core/training_data.h"
 #include "damas/engine/engine.h"
+#include "damas/eval/endgame.h"
 #include "damas/eval/eval.h"
 #include "damas/eval/learned.h"
 #include "eval_test_helpers.h"
@@ -77,6 +78,12 @@ TEST_CASE("learned inference equals the trainer's output on its check positions"
 
 // Generation 2's data is reproduced with generation 1 playing (trainer/README.md): its file must
 // still load and give its trainer's integer scores.
+TEST_CASE("the lone-king ending network equals its trainer's output on its check positions",
+          "[learned][endgame]") {
+  CHECK(check_against_trainer(std::string(DAMAS_SOURCE_DIR) + "/tests/data/ending-eval-positions.txt",
+                              builtin_ending_weights()) >= 100);
+}
+
 TEST_CASE("generation 1 weights kept for reproducing generation 2 data equal their trainer's output",
           "[learned]") {
   const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";

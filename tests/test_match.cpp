@@ -6,11 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "damas/cli/match_args.h"
+#include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/core/text_lines.h"
 #include "damas/match/hub_match.h"
@@ -475,4 +479,138 @@ TEST_CASE("Match: the SPRT stops the match once H1 is accepted", "[match][sprt]"
   CHECK(r->sprt->llr >= r->sprt->upper);
   CHECK(static_cast<int>(r->games.size()) < r->total_games);
   CHECK(r->sprt->llr == Approx(sprt_from_pairs(r->pentanomial, *spec.sprt).llr));
+}
+
+// ---- The referee's draw laws (-draw-rules) -------------------------------------------------------
+
+namespace {
+
+// An opening that starts at `fen` and plays quiet moves (no capture offered, no position seen
+// before) until `plies` are played: the game is then where a law's count runs out. With
+// `lone_king_on_diagonal` true the long diagonal holds the lone king alone all the way; false
+// keeps the lone king off it.
+Opening quiet_opening(const char* fen, int plies, std::optional<bool> lone_king_on_diagonal = {}) {
+  const Expected<Position> start = parse_fen(fen);
+  REQUIRE(start.has_value());
+  Opening o{*start, {}, fen, fen};
+  Position p = *start;
+  std::vector<Key> seen{p.key()};
+  for (int i = 0; i < plies; ++i) {
+    MoveList moves;
+    generate_legal_moves(p, moves);
+    const Move* chosen = nullptr;
+    for (const Move& m : moves) {
+      const Position next = p.after(m);
+      if (has_capture(next) || std::find(seen.begin(), seen.end(), next.key()) != seen.end()) continue;
+      const bool lone = popcount(p.pieces(p.side_to_move())) == 1;
+      const bool on_diagonal = (next.pieces(p.side_to_move()) & fmjd64::kLongDiagonalSquares) != 0;
+      if (lone_king_on_diagonal && lone && on_diagonal != *lone_king_on_diagonal) continue;
+      if (lone_king_on_diagonal && *lone_king_on_diagonal && !lone && on_diagonal) continue;
+      chosen = &m;
+      break;
+    }
+    INFO(fen << " ply " << i);
+    REQUIRE(chosen != nullptr);
+    o.moves.push_back(*chosen);
+    p = p.after(*chosen);
+    seen.push_back(p.key());
+  }
+  return o;
+}
+
+HubGame referee_game(const Opening& opening, DrawRules rules) {
+  HubMatchSpec spec = match_of({fake("first", "A"), fake("first", "B")}, 1);
+  spec.openings = {opening};
+  spec.games = 1;
+  spec.draw_rules = rules;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 1);
+  return r->games.front();
+}
+
+void check_drawn_by(const Opening& opening, const std::string& article) {
+  const HubGame g = referee_game(opening, DrawRules::Fmjd64);
+  INFO(g.pdn);
+  CHECK(g.result == GameResult::Draw);
+  CHECK(g.termination.rfind("FMJD-64 " + article + ":", 0) == 0);
+  CHECK(g.plies == static_cast<int>(opening.moves.size()));  // drawn before an engine moved
+  CHECK(g.pdn.find("[DrawRules \"fmjd64\"]") != std::string::npos);
+  CHECK(g.pdn.find("[Termination \"FMJD-64 " + article) != std::string::npos);
+  check_pdn_reads_back(g);
+  // The seed's laws do not know the article: the game goes on (past 80 plies their own count
+  // has ended it already).
+  const HubGame seed = referee_game(opening, DrawRules::Seed);
+  CHECK(seed.termination.find("FMJD-64") == std::string::npos);
+  if (opening.moves.size() < static_cast<std::size_t>(rules::kNoProgressDrawPlies))
+    CHECK(seed.plies > static_cast<int>(opening.moves.size()));
+  CHECK(seed.pdn.find("[DrawRules \"seed\"]") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("Match referee: FMJD-64 7.2.8, two pieces with a king against a lone king, 5 moves",
+          "[match][laws]") {
+  check_drawn_by(quiet_opening("W:WK1,K3:BK30", 10), "7.2.8");
+}
+
+TEST_CASE("Match referee: FMJD-64 7.2.7, the lone king's 5 moves on the long diagonal", "[match][laws]") {
+  // White's three kings stay off the long diagonal, Black's king moves along it.
+  check_drawn_by(quiet_opening("W:WK1,K2,K3:BK29", 10, true), "7.2.7");
+}
+
+TEST_CASE("Match referee: FMJD-64 7.2.4, three kings against a lone king, 15 moves", "[match][laws]") {
+  check_drawn_by(quiet_opening("W:WK1,K2,K3:BK30", 30, false), "7.2.4");
+}
+
+TEST_CASE("Match referee: FMJD-64 7.2.6, four and five pieces with kings on both sides, 30 moves",
+          "[match][laws]") {
+  check_drawn_by(quiet_opening("W:WK1,K2:BK31,K32", 60), "7.2.6");
+}
+
+TEST_CASE("Match referee: FMJD-64 7.2.6, six and seven pieces with kings on both sides, 60 moves",
+          "[match][laws]") {
+  check_drawn_by(quiet_opening("W:WK1,K2,K3:BK30,K31,K32", 120), "7.2.6");
+}
+
+TEST_CASE("Match referee: FMJD-64 7.2.5, only kings moved with kings on both sides, 15 moves",
+          "[match][laws]") {
+  check_drawn_by(quiet_opening("W:WK1,K2,K3,K4:BK29,K30,K31,K32", 30), "7.2.5");
+}
+
+TEST_CASE("Match referee: -draw-rules is sent to engines that declare the parameter", "[match][laws]") {
+  HubMatchSpec spec = match_of({fake("rules", "declares"), fake("first", "silent")}, 1);
+  spec.games = 1;
+  spec.draw_rules = DrawRules::Fmjd64;
+  spec.debug = true;
+  spec.log_path = (scratch_dir() / "rules.log").string();
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  const Expected<std::string> log = read_text_file(spec.log_path, "log");
+  REQUIRE(log.has_value());
+  CHECK(log->find("[declares] > set-param name=draw-rules value=fmjd64") != std::string::npos);
+  CHECK(log->find("[silent] > set-param name=draw-rules") == std::string::npos);
+  // An option the user gave wins over the referee's.
+  spec.engines[0].spec.options = {{"draw-rules", "seed"}};
+  std::filesystem::remove(spec.log_path);
+  REQUIRE(run_hub_match(spec).has_value());
+  const Expected<std::string> again = read_text_file(spec.log_path, "log");
+  REQUIRE(again.has_value());
+  CHECK(again->find("[declares] > set-param name=draw-rules value=seed") != std::string::npos);
+  CHECK(again->find("value=fmjd64") == std::string::npos);
+}
+
+TEST_CASE("Match command line: -draw-rules", "[match][cli]") {
+  const auto spec_of = [](std::vector<std::string> words) {
+    std::vector<cli::OptionGroup> groups{{"engine", {"cmd=a", "depth=1"}}, {"engine", {"cmd=b", "depth=1"}}};
+    groups.push_back(cli::OptionGroup{"draw-rules", std::move(words)});
+    return cli::match_spec_from_groups(groups);
+  };
+  const Expected<HubMatchSpec> fmjd = spec_of({"fmjd64"});
+  REQUIRE(fmjd.has_value());
+  CHECK(fmjd->draw_rules == DrawRules::Fmjd64);
+  CHECK(spec_of({"seed"})->draw_rules == DrawRules::Seed);
+  const Expected<HubMatchSpec> bad = spec_of({"lidraughts"});
+  REQUIRE_FALSE(bad.has_value());
+  CHECK_THAT(bad.error(), Catch::Contains("-draw-rules takes seed or fmjd64"));
 }

@@ -247,3 +247,51 @@ TEST_CASE("search: each selective-search switch is an option that changes the se
     CHECK(depth8_nodes(*engine) == baseline);
   }
 }
+
+namespace {
+
+// One search of `p` under the FMJD-64 laws with the counter at `plies`, on the given table.
+SearchResult fmjd64_search(const Position& p, int plies, TranspositionTable& tt, int depth) {
+  SearchRequest r;
+  r.root = p;
+  r.draw_rules = DrawRules::Fmjd64;
+  r.root_draw.plies = static_cast<std::uint16_t>(plies);
+  r.limits.depth = depth;
+  r.mode = GoMode::Analyze;
+  r.learned = std::make_shared<const LearnedWeights>(builtin_learned_weights());
+  SearchControl control;
+  return run_search(r, tt, control, {});
+}
+
+}  // namespace
+
+// Three kings against a king, 7.2.4: 15 moves. White wins in 5 plies with no capture on the way
+// to restart the count, so with 4 plies left there is no win (at best a king given away for a
+// fresh count of two kings against one). One table serves all the searches: a score stored under
+// one counter must not answer another.
+TEST_CASE("search: a stored score is not reused where the draw-law counter differs", "[search][laws]") {
+  const Position p = fen("W:WK2,K5,K6:BK28");
+  TranspositionTable tt(4);
+  CHECK(fmjd64_search(p, 0, tt, 9).score == win_in(5));
+  CHECK(fmjd64_search(p, 26, tt, 9).score < kMan);
+  CHECK(fmjd64_search(p, 0, tt, 9).score == win_in(5));
+  CHECK(fmjd64_search(p, 26, tt, 9).score < kMan);
+}
+
+TEST_CASE("search: the counter of a law in reach is part of the table key, not far from the limit",
+          "[search][laws]") {
+  const Position kings = fen("W:WK2,K5,K6:BK28");
+  DrawCounters fresh, later;
+  later.plies = 12;
+  CHECK(search_key(kings, DrawRules::Fmjd64, fresh) != search_key(kings, DrawRules::Fmjd64, later));
+  CHECK(search_key(kings, DrawRules::Fmjd64, fresh) != kings.key());
+  // The start position: no law fits, the key is the position's.
+  CHECK(search_key(Position::start(), DrawRules::Fmjd64, later) == Position::start().key());
+  // Seed laws: the 80-ply count is keyed once within the horizon of the limit.
+  const Position early = Position::from_pieces(kings.pieces(Color::White), kings.pieces(Color::Black),
+                                               kings.kings(), Color::White, 3);
+  const Position late = Position::from_pieces(kings.pieces(Color::White), kings.pieces(Color::Black),
+                                              kings.kings(), Color::White, 40);
+  CHECK(search_key(early, DrawRules::Seed, {}) == early.key());
+  CHECK(search_key(late, DrawRules::Seed, {}) != late.key());
+}

@@ -243,6 +243,14 @@ Status apply_group(HubMatchSpec& spec, const OptionGroup& g) {
   if (n == "openings") return read_openings(spec, g);
   if (n == "sprt") return read_sprt(spec, g);
   if (n == "draw" || n == "resign") return read_adjudication(spec, g);
+  if (n == "draw-rules") {
+    std::string text;
+    if (Status s = read_text(g, text); !s) return s;
+    const std::optional<DrawRules> rules = parse_draw_rules(text);
+    if (!rules) return Error{"-draw-rules takes seed or fmjd64, not \"" + text + "\""};
+    spec.draw_rules = *rules;
+    return Ok{};
+  }
   return Ok{};  // -engine and -each are read by the caller
 }
 

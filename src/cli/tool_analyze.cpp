@@ -155,6 +155,10 @@ int analyze_main(const Args& args) {
     std::cerr << "damas analyze: " << applied.error() << "\n";
     return 2;
   }
+  // Which endgame databases the analysis stands on (stderr: stdout may be the annotated PDN).
+  const EgdbStatus egdb = engine.egdb_status();
+  std::cerr << egdb.text() << "\n";
+  for (const std::string& problem : egdb.problems) std::cerr << "endgame databases: " << problem << "\n";
   const Numbering numbering =
       engine.options().get(option::kNumbering) == "a1" ? Numbering::A1 : Numbering::Standard;
   const Expected<SearchLimits> parsed_limits = read_limits(vm, vm.count("pdn") ? 10 : 0);

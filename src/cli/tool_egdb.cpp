@@ -16,6 +16,7 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/egdb/cluster.h"
+#include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
 
@@ -24,7 +25,24 @@ namespace po = boost::program_options;
 namespace damas::cli {
 namespace {
 
-constexpr const char* kDefaultDir = "egdb";
+// Without --dir: a build writes into the user directory; the other actions read the databases
+// the engine finds (egdb/discovery.h).
+std::string build_dir(const po::variables_map& vm) {
+  const std::string dir = vm["dir"].as<std::string>();
+  return dir.empty() ? egdb::user_dir(egdb::Places::of_process()) : dir;
+}
+std::string found_dir(const po::variables_map& vm) {
+  const std::string dir = vm["dir"].as<std::string>();
+  return dir.empty() ? egdb::find_databases(egdb::Places::of_process(), 8).dir : dir;
+}
+int no_databases(const char* command) {
+  std::cerr << "damas " << command
+            << ": no endgame databases found (give --dir, or build them: damas egdb build)\n";
+  return 1;
+}
+constexpr const char* kDirHelp =
+    "directory of the slice files (default: the databases the engine finds: $DAMAS_EGDB, "
+    "~/.local/share/damas/egdb, <prefix>/share/damas/egdb)";
 
 // Slice, positions done, rate, time left.
 std::string progress_text(const egdb::BuildProgress& p) {
@@ -50,7 +68,9 @@ int build_command(const Args& args) {
   po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T] [--mpi]");
   desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(4),
                                                  "every slice with up to N pieces (2..8)")(
-      "dir", po::value<std::string>()->default_value(kDefaultDir), "directory of the slice files")(
+      "dir", po::value<std::string>()->default_value(""),
+      "directory of the slice files (default: the user directory, $XDG_DATA_HOME/damas/egdb or "
+      "~/.local/share/damas/egdb, where the engine finds them)")(
       "threads", po::value<int>()->default_value(1), "threads (1..64; per rank with --mpi)")(
       "mpi",
       "cluster build: run under mpirun, every rank writing into the shared --dir (needs a damas "
@@ -59,7 +79,11 @@ int build_command(const Args& args) {
   if (const std::optional<int> exit_code = parse_command_line("egdb build", args, desc, vm))
     return *exit_code;
   egdb::BuildOptions o;
-  o.dir = vm["dir"].as<std::string>();
+  o.dir = build_dir(vm);
+  if (o.dir.empty()) {
+    std::cerr << "damas egdb build: no user directory ($HOME is not set): give --dir\n";
+    return 2;
+  }
   o.pieces = vm["pieces"].as<int>();
   o.threads = vm["threads"].as<int>();
   if (o.threads < 1 || o.threads > 64) {
@@ -98,14 +122,15 @@ int build_command(const Args& args) {
 
 int verify_command(const Args& args) {
   po::options_description desc("damas egdb verify --dir D [--pieces N] [--threads T]");
-  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
-                                                 "directory of the slice files")(
-      "pieces", po::value<int>()->default_value(0), "check slices up to N pieces (0 = all found)")(
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(""),
+                                                 kDirHelp)("pieces", po::value<int>()->default_value(0),
+                                                           "check slices up to N pieces (0 = all found)")(
       "threads", po::value<int>()->default_value(1), "threads (1..64)");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb verify", args, desc, vm))
     return *exit_code;
-  const std::string dir = vm["dir"].as<std::string>();
+  const std::string dir = found_dir(vm);
+  if (dir.empty()) return no_databases("egdb verify");
   int pieces = vm["pieces"].as<int>();
   if (pieces == 0) pieces = egdb::complete_pieces(dir);
   if (pieces < 2) {
@@ -124,11 +149,12 @@ int verify_command(const Args& args) {
 
 int info_command(const Args& args) {
   po::options_description desc("damas egdb info --dir D");
-  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
-                                                 "directory of the slice files");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(""),
+                                                 kDirHelp);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb info", args, desc, vm)) return *exit_code;
-  const std::string dir = vm["dir"].as<std::string>();
+  const std::string dir = found_dir(vm);
+  if (dir.empty()) return no_databases("egdb info");
   int listed = 0;
   for (const egdb::Material& m : egdb::slices_up_to(8)) {
     const std::string path = egdb::slice_path(dir, m);
@@ -158,9 +184,9 @@ int info_command(const Args& args) {
 
 int probe_command(const Args& args) {
   po::options_description desc("damas egdb probe --fen F [--dir D]");
-  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
-                                                 "directory of the slice files")(
-      "fen", po::value<std::string>()->required(), "position in PDN FEN");
+  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(""),
+                                                 kDirHelp)("fen", po::value<std::string>()->required(),
+                                                           "position in PDN FEN");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb probe", args, desc, vm))
     return *exit_code;
@@ -169,7 +195,8 @@ int probe_command(const Args& args) {
     std::cerr << "damas egdb probe: " << pos.error() << "\n";
     return 2;
   }
-  const std::string dir = vm["dir"].as<std::string>();
+  const std::string dir = found_dir(vm);
+  if (dir.empty()) return no_databases("egdb probe");
   const int pieces = egdb::complete_pieces(dir);
   if (popcount(pos->occupied()) > pieces) {
     std::cerr << "damas egdb probe: " << dir << " holds up to " << pieces << " pieces\n";
@@ -188,78 +215,6 @@ int probe_command(const Args& args) {
   if (v->wdl == egdb::Wdl::Draw) std::printf("draw\n");
   else std::printf("%s in %d plies\n", v->wdl == egdb::Wdl::Win ? "win" : "loss", v->plies);
   return 0;
-}
-
-// Random won positions (side to move wins, no capture pending) played out by the engine with
-// the databases against itself under the referee's draw laws.
-int convert_command(const Args& args) {
-  po::options_description desc("damas egdb convert --dir D [--pieces N] [--games G] [--depth P] [--seed S]");
-  desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(kDefaultDir),
-                                                 "directory of the slice files")(
-      "pieces", po::value<int>()->default_value(5), "pieces of the start positions")(
-      "games", po::value<int>()->default_value(100), "number of positions played out")(
-      "depth", po::value<int>()->default_value(4), "search depth per move")(
-      "seed", po::value<std::uint64_t>()->default_value(1), "random seed of the positions");
-  po::variables_map vm;
-  if (const std::optional<int> exit_code = parse_command_line("egdb convert", args, desc, vm))
-    return *exit_code;
-  const std::string dir = vm["dir"].as<std::string>();
-  const int pieces = vm["pieces"].as<int>();
-  const auto db = egdb::Database::open(dir, pieces);
-  if (!db || (*db)->max_pieces() < pieces) {
-    std::cerr << "damas egdb convert: "
-              << (db ? dir + " does not hold " + std::to_string(pieces) + " pieces" : db.error()) << "\n";
-    return 1;
-  }
-  Engine engine;
-  if (Status s = engine.set_option(option::kEgdbPath, dir); !s) {
-    std::cerr << "damas egdb convert: " << s.error() << "\n";
-    return 1;
-  }
-  std::vector<egdb::Material> slices;
-  std::vector<double> weights;
-  for (const egdb::Material& m : egdb::slices_up_to(pieces))
-    if (m.pieces() == pieces) {
-      slices.push_back(m);
-      weights.push_back(static_cast<double>(egdb::SliceIndex(m).size()));
-    }
-  std::mt19937_64 rng(vm["seed"].as<std::uint64_t>());
-  std::discrete_distribution<std::size_t> pick_slice(weights.begin(), weights.end());
-  SearchLimits limits;
-  limits.depth = vm["depth"].as<int>();
-  const int games = vm["games"].as<int>();
-  int won = 0, longest_game = 0;
-  long long plies = 0;
-  for (int g = 0; g < games; ++g) {
-    std::optional<Position> start;
-    egdb::Value v;
-    while (!start) {
-      const egdb::Material m = slices[pick_slice(rng)];
-      const egdb::SliceIndex index(m);
-      const Color stm = rng() % 2 ? Color::White : Color::Black;
-      start = index.position_of(rng() % index.size(), stm);
-      if (start && !has_capture(*start)) v = *(*db)->probe(*start);
-      if (start && (has_capture(*start) || v.wdl != egdb::Wdl::Win)) start.reset();
-    }
-    Game game(*start);
-    engine.new_game();
-    while (!game.over()) {
-      if (!engine.set_position(game.start(), game.moves())) break;
-      if (!game.play(engine.search(limits).best)) break;
-    }
-    const GameResult want =
-        start->side_to_move() == Color::White ? GameResult::WhiteWins : GameResult::BlackWins;
-    const auto n = static_cast<int>(game.moves().size());
-    if (game.result() == want) ++won;
-    else
-      std::printf("NOT CONVERTED: %s (win in %d): %s after %d plies\n", to_fen(*start).c_str(), v.plies,
-                  to_string(game.end_reason()).c_str(), n);
-    plies += n;
-    longest_game = std::max(longest_game, n);
-  }
-  std::printf("converted %d of %d won %d-piece positions (mean %.1f plies, longest %d)\n", won, games, pieces,
-              games ? static_cast<double>(plies) / games : 0.0, longest_game);
-  return won == games ? 0 : 1;
 }
 
 // The sizes a build plan needs, per piece count: slices, numbers, positions, the largest slice.
@@ -323,14 +278,19 @@ int count_command(const Args& args) {
 
 int egdb_main(const Args& args) {
   using Command = int (*)(const Args&);
-  static constexpr std::pair<const char*, Command> kCommands[] = {
-      {"build", build_command}, {"verify", verify_command},   {"info", info_command},
-      {"probe", probe_command}, {"convert", convert_command}, {"count", count_command}};
+  static constexpr std::pair<const char*, Command> kCommands[] = {{"build", build_command},
+                                                                  {"verify", verify_command},
+                                                                  {"info", info_command},
+                                                                  {"probe", probe_command},
+                                                                  {"convert", egdb_convert_main},
+                                                                  {"count", count_command},
+                                                                  {"ending-data", egdb_ending_data_main}};
   const std::string action = args.empty() ? "" : args.front();
   const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
   for (const auto& [name, command] : kCommands)
     if (action == name) return command(rest);
-  constexpr const char* kUsage = "usage: damas egdb build|verify|info|probe|convert|count [options]";
+  constexpr const char* kUsage =
+      "usage: damas egdb build|verify|info|probe|convert|count|ending-data [options]";
   if (action != "--help" && action != "-h") {
     std::cerr << "egdb: unknown or missing action \"" << action << "\"\n" << kUsage << " (each has --help)\n";
     return 2;

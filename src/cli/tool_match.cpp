@@ -41,7 +41,10 @@ po::options_description match_options() {
       "moves")("resign", words(),
                "movecount=M score=S: a loss for a side whose score stays at or below -S for M moves")(
       "maxmoves", words(), "a draw after this many moves")(
-      "recover", words(), "restart a crashed engine and go on (else the match stops)")(
+      "draw-rules", words(),
+      "seed | fmjd64: the referee's draw laws (PDN DrawRules tag), also sent as set-param draw-rules to "
+      "engines that declare it (default seed)")("recover", words(),
+                                                "restart a crashed engine and go on (else the match stops)")(
       "log", words(), "file for the engines' stderr (default damas-match.log)")(
       "debug", words(), "also write every protocol line to the log")("event", words(), "PDN Event tag");
   return desc;

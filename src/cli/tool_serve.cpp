@@ -53,6 +53,10 @@ int serve_main(const Args& args) {
   }
   std::cout << "damas serve: the board is at http://" << config.host << ":" << *bound << "/ (Ctrl-C stops)"
             << std::endl;
+  const EgdbStatus egdb = server.egdb_status();
+  std::cout << "damas serve: " << egdb.text() << std::endl;
+  for (const std::string& problem : egdb.problems)
+    std::cout << "damas serve: endgame databases: " << problem << std::endl;
   server.run_until_signal();
   std::cout << "damas serve: stopped" << std::endl;
   return 0;

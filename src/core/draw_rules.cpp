@@ -105,4 +105,13 @@ int fmjd64_plies_left(const Position& p, const DrawCounters& c) {
   return law ? law->limit_plies - c.plies : 1 << 20;
 }
 
+bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int plies) {
+  // Three pieces against one or two (one may still be taken, a man crowned).
+  for (Color weak : {Color::White, Color::Black})
+    if (popcount(p.pieces(weak)) <= 2 && popcount(p.pieces(~weak)) == 3 &&
+        c.lone_king_diagonal[index(weak)] + plies >= fmjd64::kLongDiagonalPlies)
+      return true;
+  return false;
+}
+
 }  // namespace damas

@@ -1,6 +1,9 @@
 // Probing loaded slice files.
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "damas/core/movegen.h"
 #include "damas/egdb/egdb.h"
@@ -19,26 +22,50 @@ void ProbeCache::store(Key key, Code c) { entries_[key & (kEntries - 1)] = Entry
 int complete_pieces(const std::string& dir, int limit) {
   int found = 0;
   for (int n = 2; n <= std::min(limit, 8); ++n) {
-    for (const Material& m : slices_up_to(n))
-      if (m.pieces() == n && !std::filesystem::exists(slice_path(dir, m))) return found;
+    for (const Material& m : slices_up_to(n)) {
+      std::error_code ec;  // a path the system refuses (too long, no access) holds no file
+      if (m.pieces() == n && !std::filesystem::exists(slice_path(dir, m), ec)) return found;
+    }
     found = n;
   }
   return found;
 }
 
-Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces) {
-  if (!std::filesystem::is_directory(dir)) return Error{dir + ": no such directory"};
+Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces,
+                                                         BadSlice bad) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return Error{dir + ": no such directory"};
   const int pieces = complete_pieces(dir, max_pieces);
   if (pieces < 2)
     return Error{dir + ": no complete endgame database (no " + file_name(Material{0, 1, 0, 1}) + ")"};
   auto db = std::make_shared<Database>();
+  db->dir_ = dir;
   db->max_pieces_ = pieces;
   for (const Material& m : slices_up_to(pieces)) {
     Expected<SliceFile> f = SliceFile::read_slice(dir, m);
-    if (!f) return Error{f.error()};
-    db->slices_.emplace(m, std::move(f).value());
+    if (!f && bad == BadSlice::Refuse) return Error{f.error()};
+    if (!f) db->skipped_.push_back(f.error() + " (slice left out)");
+    else db->slices_.emplace(m, std::move(f).value());
   }
   return std::shared_ptr<const Database>(std::move(db));
+}
+
+Expected<std::shared_ptr<const Database>> Database::open_shared(const std::string& dir, int max_pieces,
+                                                                BadSlice bad) {
+  // A cache of read-only files, not state: whoever holds a Database keeps it alive, and a
+  // directory opened again after every holder let go is read afresh.
+  using Key = std::tuple<std::string, int, BadSlice>;
+  static std::mutex mutex;
+  static std::map<Key, std::weak_ptr<const Database>> open_dbs;
+  const std::lock_guard lock(mutex);
+  std::error_code ec;
+  std::filesystem::path canonical = std::filesystem::weakly_canonical(dir, ec);
+  const Key key{ec ? dir : canonical.string(), max_pieces, bad};
+  if (const auto it = open_dbs.find(key); it != open_dbs.end())
+    if (std::shared_ptr<const Database> db = it->second.lock()) return db;
+  Expected<std::shared_ptr<const Database>> db = open(dir, max_pieces, bad);
+  if (db) open_dbs[key] = *db;
+  return db;
 }
 
 std::optional<Code> Database::probe_code(const Position& p, ProbeCache* cache) const {

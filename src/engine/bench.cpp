@@ -24,9 +24,11 @@ Expected<BenchTotals> run_bench(const std::vector<Position>& positions, int dept
   for (const auto& [name, value] : options) {
     if (Status s = engine.set_option(name, value); !s) return Error{s.error()};
   }
-  // After the caller's options: these two are part of the signature.
+  // After the caller's options: these are part of the signature (endgame databases would make it
+  // depend on what the machine has installed).
   for (const auto& [name, value] :
-       {std::pair{option::kThreads, std::string_view("1")}, std::pair{option::kHash, kBenchHashMiB}}) {
+       {std::pair{option::kThreads, std::string_view("1")}, std::pair{option::kHash, kBenchHashMiB},
+        std::pair{option::kEgdbPath, std::string_view("none")}}) {
     if (Status s = engine.set_option(name, value); !s) return Error{s.error()};
   }
   SearchLimits limits;

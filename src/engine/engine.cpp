@@ -13,6 +13,7 @@
 
 #include "damas/core/movegen.h"
 #include "damas/core/text_lines.h"
+#include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
 #include "damas/eval/learned.h"
@@ -72,7 +73,10 @@ struct Engine::Impl {
   bool busy_for_change() const { return (running && !(finishing && on_search_thread())) || !jobs.empty(); }
   bool on_search_thread() const { return std::this_thread::get_id() == thread.get_id(); }
 
+  EgdbStatus egdb_status;
+
   Status apply_option(std::string_view name, std::string_view value);
+  Status load_egdb(const Options& next);
   Status load_eval_file(const std::string& path);
   void loop();
 };
@@ -81,15 +85,7 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
   if (name == option::kEgdbPath || name == option::kEgdbPieces) {
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
-    std::shared_ptr<const egdb::Database> db;
-    if (const std::string& path = next.get(option::kEgdbPath); !path.empty()) {
-      auto opened = egdb::Database::open(path, static_cast<int>(next.get_int(option::kEgdbPieces)));
-      if (!opened) return Error{opened.error()};
-      db = *opened;
-    }
-    options = next;
-    egdb = std::move(db);
-    return Ok{};
+    return load_egdb(next);
   }
   if (name == option::kEvalFile) return load_eval_file(std::string(value));
   if (name == option::kHash) {
@@ -112,6 +108,41 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
   } else if (name == option::kLevel) {
     if (std::optional<LevelParams> l = level_params(value)) level = *l;
   }
+  return Ok{};
+}
+
+// A directory named by egdb-path must be sound; one found by the search list is used as far as it
+// is (a damaged slice is left out and reported), and finding nothing is no error.
+Status Engine::Impl::load_egdb(const Options& next) {
+  const std::string& path = next.get(option::kEgdbPath);
+  const int pieces = static_cast<int>(next.get_int(option::kEgdbPieces));
+  EgdbStatus status;
+  status.setting = path;
+  std::shared_ptr<const egdb::Database> db;
+  if (path == egdb::kNoDatabases) {
+    // Off.
+  } else if (path.empty() || path == "auto") {
+    const egdb::Found found = egdb::find_databases(egdb::Places::of_process(), pieces);
+    if (!found.dir.empty()) {
+      auto opened = egdb::Database::open_shared(found.dir, pieces, egdb::BadSlice::Skip);
+      status.source = found.source;
+      if (opened) db = *opened;
+      else status.problems.push_back(opened.error());
+    }
+  } else {
+    auto opened = egdb::Database::open_shared(path, pieces);
+    if (!opened) return Error{opened.error()};
+    db = *opened;
+    status.source = "egdb-path";
+  }
+  if (db) {
+    status.dir = db->dir();
+    status.pieces = db->max_pieces();
+    status.problems.insert(status.problems.end(), db->skipped().begin(), db->skipped().end());
+  }
+  options = next;
+  egdb = std::move(db);
+  egdb_status = std::move(status);
   return Ok{};
 }
 
@@ -172,6 +203,7 @@ void Engine::Impl::loop() {
 
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
   impl_->apply_option(option::kHash, impl_->options.get(option::kHash));
+  impl_->load_egdb(impl_->options);
 }
 
 Engine::Engine(const Options& options) : impl_(std::make_unique<Impl>()) {
@@ -203,6 +235,20 @@ Status Engine::set_option(std::string_view name, std::string_view value) {
 }
 
 const Options& Engine::options() const { return impl_->options; }
+
+EgdbStatus Engine::egdb_status() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->egdb_status;
+}
+
+std::string EgdbStatus::text() const {
+  if (!dir.empty())
+    return "endgame databases: up to " + std::to_string(pieces) + " pieces in " + dir + " (" + source + ")";
+  if (setting == egdb::kNoDatabases) return "endgame databases: none (egdb-path=none)";
+  const std::string user = egdb::user_dir(egdb::Places::of_process());
+  return "endgame databases: none found (damas egdb build --pieces 4 writes the 4-piece set to " +
+         (user.empty() ? std::string("the user directory") : user) + ")";
+}
 
 Status Engine::set_position(const Position& start, const std::vector<Move>& moves) {
   std::vector<Position> history{start};

@@ -90,11 +90,13 @@ const std::vector<OptionSpec>& option_specs() {
        "endgame databases: probe positions with up to this many pieces (as far as egdb-path holds)"},
       {std::string(option::kEgdbPath),
        OptionType::String,
-       "",
+       "auto",
        0,
        0,
        {},
-       "endgame database directory (damas egdb build; empty = none)"},
+       "endgame database directory (damas egdb build); auto (or empty) = the first found of $DAMAS_EGDB, "
+       "the user directory ~/.local/share/damas/egdb and the installed <prefix>/share/damas/egdb; none = "
+       "no databases"},
       // Defaults are SearchTuning's (search.h): what the engine plays with.
       {std::string(option::kLmr), OptionType::Bool, "true", 0, 0, {}, "search: late move reductions"},
       {std::string(option::kProbCut),

@@ -418,7 +418,7 @@ Frontend::Next Frontend::process_line(std::string_view text) {
   if (c == "quit") return Next::Quit;
   if (c == "hub") cmd_hub();
   else if (c == "set-param") cmd_set_param(line);
-  else if (c == "init") emit("ready");
+  else if (c == "init") cmd_init();
   else if (c == "new-game") engine_.new_game();
   else if (c == "pos") cmd_pos(line);
   else if (c == "level") cmd_level(line);
@@ -447,6 +447,15 @@ void Frontend::cmd_hub() {
     emit(m.str());
   }
   emit("wait");
+}
+
+// Informational lines before `ready` start with `init` (GUIs skip them): the endgame databases in
+// use, and each damaged file left out of them.
+void Frontend::cmd_init() {
+  const EgdbStatus egdb = engine_.egdb_status();
+  if (!egdb.dir.empty()) emit("init " + egdb.text());
+  for (const std::string& problem : egdb.problems) emit("init endgame databases: " + problem);
+  emit("ready");
 }
 
 void Frontend::cmd_set_param(const Line& line) {

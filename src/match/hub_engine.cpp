@@ -298,11 +298,20 @@ Status HubEngine::handshake(SteadyClock::time_point deadline) {
 }
 
 Status HubEngine::configure() {
-  bool variant_given = false;
+  bool variant_given = false, draw_rules_given = false;
   for (const auto& [name, value] : spec_.options) {
     if (Status s = send(hub::Message("set-param").arg("name", name).arg("value", value).str()); !s) return s;
     variant_given = variant_given || name == "variant";
+    draw_rules_given = draw_rules_given || name == "draw-rules";
   }
+  const auto declares = [&](std::string_view name) {
+    return std::any_of(params_.begin(), params_.end(), [&](const HubParam& p) { return p.name == name; });
+  };
+  if (!spec_.draw_rules.empty() && !draw_rules_given && declares("draw-rules"))
+    if (Status s =
+            send(hub::Message("set-param").arg("name", "draw-rules").arg("value", spec_.draw_rules).str());
+        !s)
+      return s;
   const auto variant =
       std::find_if(params_.begin(), params_.end(), [](const HubParam& p) { return p.name == "variant"; });
   if (variant != params_.end() && !variant_given) {

@@ -271,7 +271,7 @@ PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine
                      HubEngine& black_engine) {
   PlayedGame played;
   const Opening* opening = g.opening >= 0 ? &spec.openings[static_cast<std::size_t>(g.opening)] : nullptr;
-  Game game(opening ? opening->start : Position::start());
+  Game game(opening ? opening->start : Position::start(), spec.draw_rules);
   if (opening)
     for (const Move& m : opening->moves) (void)game.play(m);  // checked when the openings were read
   const MatchEngine& wc = spec.engines[static_cast<std::size_t>(g.white)];
@@ -285,7 +285,7 @@ PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine
     outcome = loss_of(black, Color::Black, Failure::Crash, "closed its input");
   while (!outcome) {
     if (game.over()) {
-      outcome = Outcome{game.result(), to_string(game.end_reason()), Failure::None, -1, ""};
+      outcome = Outcome{game.result(), game.end_description(), Failure::None, -1, ""};
       break;
     }
     if ((outcome = adjudicate(spec, game, white, black))) break;
@@ -454,8 +454,11 @@ class MatchRun {
   // The slot's process for engine i, started (or restarted) when needed.
   HubEngine* engine(std::vector<std::unique_ptr<HubEngine>>& engines, int i) {
     auto& e = engines[static_cast<std::size_t>(i)];
-    if (!e)
-      e = std::make_unique<HubEngine>(spec_.engines[static_cast<std::size_t>(i)].spec, log_fd_, spec_.debug);
+    if (!e) {
+      EngineSpec spec = spec_.engines[static_cast<std::size_t>(i)].spec;
+      spec.draw_rules = std::string(to_string(spec_.draw_rules));
+      e = std::make_unique<HubEngine>(std::move(spec), log_fd_, spec_.debug);
+    }
     if (!e->alive())
       if (Status s = e->start(); !s) {
         stop_with(s.error(), true);

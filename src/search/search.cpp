@@ -9,12 +9,43 @@
 #include <thread>
 
 #include "damas/core/movegen.h"
+#include "damas/eval/endgame.h"
 #include "damas/search/timeman.h"
 
 namespace damas {
 namespace {
 
 constexpr Score kNoScore = -kScoreInfinite;
+
+// A database win (loss) the search cannot take as proven, because a draw law may still end the
+// game first (the lone king's long diagonal, FMJD-64 7.2.7): a score in a band below the mate
+// scores, shorter wins higher, so the search keeps deepening and still heads for the win.
+constexpr Score kKnownWin = kScoreWinThreshold - 500;
+static_assert(kKnownWin - egdb::kMaxDistance > 2 * 30 * kMan, "above any evaluation of material");
+// A database win longer than the count left: a draw unless a capture or a crowning on the way
+// restarts the count, which the search looks for below it. Scored within half a man of a draw,
+// shorter wins a little higher, so the loser still makes the winner's way long.
+constexpr Score kOutOfCountWin = 40;
+static_assert(kOutOfCountWin - egdb::kMaxDistance / 8 > 0);
+
+// A draw-law counter is part of the transposition-table key where its law can end the game within
+// this many plies: there the same pieces with another counter can have another value (a win that
+// no longer fits inside the count), and further away no search reaches the limit.
+constexpr int kCounterKeyHorizon = 64;
+
+Key mix_counter(std::uint64_t x) {
+  // splitmix64's finaliser: counters 0, 1, 2... spread over all bits, unlike the piece keys.
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// What the databases say of a position under the draw law in force.
+struct EgdbVerdict {
+  Score score = kNoScore;  // kNoScore: not covered
+  bool proven = false;     // the score is the value (else a known-win estimate: search on)
+};
 
 struct RootMove {
   Move move;
@@ -65,9 +96,12 @@ class Worker {
   Score search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node);
   Score qsearch(const Position& pos, Score alpha, Score beta, int ply);
   Score static_eval(const Position& pos, int ply);
-  // The databases' score of pos, or kNoScore (a sentinel, not std::optional: returning that cost a
-  // store-forwarding stall at every node, the databases loaded or not).
-  Score probe_egdb(const Position& pos, int ply);
+  // The databases' verdict on pos (score kNoScore when not covered: a sentinel, not
+  // std::optional: returning that cost a store-forwarding stall at every node).
+  EgdbVerdict probe_egdb(const Position& pos, int ply);
+  // Plies before a draw law ends the game at the node of `ply` (seed: the 80-ply count).
+  int plies_left(const Position& pos, int ply) const;
+  Key tt_key(const Position& pos, int ply) const;
   bool is_repetition(const Position& pos, int ply) const;
   bool should_stop();
   void check_limits();
@@ -150,23 +184,40 @@ Worker::Worker(Shared& shared, int id)
 }
 
 Score Worker::static_eval(const Position& pos, int ply) {
-  Score s =
-      learned_ ? learned_->evaluate(static_cast<std::size_t>(ply), pos) : evaluate(pos, request_.weights);
+  Score s;
+  if (is_lone_king_ending(pos)) s = evaluate_lone_king_ending(pos);
+  else
+    s = learned_ ? learned_->evaluate(static_cast<std::size_t>(ply), pos) : evaluate(pos, request_.weights);
   if (request_.level.eval_noise) s += eval_noise(pos.key(), request_.seed, request_.level.eval_noise);
   return std::clamp(s, -kScoreWinThreshold + 1, kScoreWinThreshold - 1);
 }
 
+int Worker::plies_left(const Position& pos, int ply) const {
+  if (fmjd64_) return fmjd64_plies_left(pos, draw_[static_cast<std::size_t>(ply)]);
+  return rules::kNoProgressDrawPlies - pos.reversible_plies();
+}
+
+Key Worker::tt_key(const Position& pos, int ply) const {
+  return search_key(pos, request_.draw_rules, draw_[static_cast<std::size_t>(ply)]);
+}
+
 // A position the databases cover (no capture pending: those are searched) scores as a win or
-// loss at its distance to the end of the game, so each move along it makes progress.
-Score Worker::probe_egdb(const Position& pos, int ply) {
+// loss at its distance to the end of the game, so each move along it makes progress, when that
+// distance fits inside the count of the draw law in force. A win that does not fit is about a
+// draw, and one that 7.2.7 (the lone king on the long diagonal) may still cut short is only
+// about a win: the search goes on below both.
+EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   const egdb::Database* db = request_.egdb.get();
-  if (!db || popcount(pos.occupied()) > db->max_pieces() || has_capture(pos)) return kNoScore;
+  if (!db || popcount(pos.occupied()) > db->max_pieces() || has_capture(pos)) return {};
   const std::optional<egdb::Value> v = db->probe(pos, probe_cache_.get());
-  if (!v) return kNoScore;
+  if (!v) return {};
   tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  if (v->wdl == egdb::Wdl::Win) return win_in(ply + v->plies);
-  if (v->wdl == egdb::Wdl::Loss) return loss_in(ply + v->plies);
-  return kScoreDraw;
+  if (v->wdl == egdb::Wdl::Draw) return {kScoreDraw, true};
+  const Score sign = v->wdl == egdb::Wdl::Win ? 1 : -1;
+  if (v->plies > plies_left(pos, ply)) return {sign * (kOutOfCountWin - v->plies / 8), false};
+  if (fmjd64_ && fmjd64_diagonal_law_possible(pos, draw_[static_cast<std::size_t>(ply)], v->plies))
+    return {sign * (kKnownWin - v->plies), false};
+  return {sign > 0 ? win_in(ply + v->plies) : loss_in(ply + v->plies), true};
 }
 
 // A repetition of an earlier position (game history or search path) is scored as a draw: the
@@ -291,7 +342,8 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     return kScoreDraw;
   }
   if (is_repetition(pos, ply)) return kScoreDraw;
-  if (const Score s = probe_egdb(pos, ply); s != kNoScore) return s;
+  const EgdbVerdict egdb = probe_egdb(pos, ply);
+  if (egdb.score != kNoScore && (egdb.proven || depth <= 0 || ply >= kMaxPly)) return egdb.score;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
   if (depth <= 0) {
     const bool threatened = request_.tuning.threat_extension && ply < 2 * root_depth_ && !has_capture(pos) &&
@@ -308,16 +360,13 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   beta = std::min(beta, win_in(ply + 1));
   if (alpha >= beta) return alpha;
 
-  const Key key = pos.key();
+  const Key key = tt_key(pos, ply);
   const std::optional<TTEntry> tte = shared_.tt.probe(key);
   MoveTag tt_move;
   if (tte) {
     tt_move = tte->move;
     const Score s = score_from_tt(tte->score, ply);
-    // Near the 80-ply limit the same position with another counter may be a draw: no cut.
-    const bool counter_safe = fmjd64_ ? fmjd64_plies_left(pos, draw_[p]) > 16
-                                      : pos.reversible_plies() < rules::kNoProgressDrawPlies - 16;
-    if (!pv_node && counter_safe && tte->depth >= depth &&
+    if (!pv_node && tte->depth >= depth &&
         (tte->bound == Bound::Exact || (tte->bound == Bound::Lower && s >= beta) ||
          (tte->bound == Bound::Upper && s <= alpha)))
       return s;
@@ -598,6 +647,20 @@ void apply_level(const SearchRequest& request, const Worker& main, SearchResult&
 }
 
 }  // namespace
+
+Key search_key(const Position& pos, DrawRules rules, const DrawCounters& counters) {
+  const Key key = pos.key();
+  const int left = rules == DrawRules::Fmjd64 ? fmjd64_plies_left(pos, counters)
+                                              : rules::kNoProgressDrawPlies - pos.reversible_plies();
+  if (left > kCounterKeyHorizon) return key;
+  if (rules == DrawRules::Seed) return key ^ mix_counter(static_cast<std::uint64_t>(pos.reversible_plies()));
+  // The lone king's 7.2.7 count matters up to the 5 moves that bring its law into force.
+  const auto diagonal = [&](Color c) {
+    return static_cast<std::uint64_t>(
+        std::min<int>(counters.lone_king_diagonal[index(c)], fmjd64::kLongDiagonalPlies));
+  };
+  return key ^ mix_counter(counters.plies | diagonal(Color::White) << 16 | diagonal(Color::Black) << 24);
+}
 
 SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, SearchControl& control,
                         const InfoCallback& on_info) {

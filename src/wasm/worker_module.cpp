@@ -6,6 +6,7 @@
 //
 // The board's JSON API (web/api.h) is here too, so the board page plays against this engine
 // exactly as against `damas serve`: one call per request; analysis events wait in a queue.
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -118,6 +119,10 @@ class ApiModule {
 
 // The exported interface (names listed in CMakeLists.txt's EXPORTED_FUNCTIONS).
 extern "C" {
+
+// The endgame databases the worker fetched into the module's file system: the first place of the
+// search list (egdb/discovery.h), set before any engine is made.
+void damas_use_egdb(const char* dir) { setenv("DAMAS_EGDB", dir, 1); }
 
 damas::wasm::HubModule* damas_hub_new() { return new damas::wasm::HubModule(); }
 void damas_hub_delete(damas::wasm::HubModule* hub) { delete hub; }

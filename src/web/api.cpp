@@ -707,6 +707,8 @@ Status Api::set_engine_option(std::string_view name, std::string_view value) {
   return impl_->engine.set_option(name, value);
 }
 
+EgdbStatus Api::egdb_status() const { return impl_->engine.egdb_status(); }
+
 bool Api::has_session(std::string_view id) const {
   std::lock_guard lock(impl_->mutex);
   return impl_->sessions.find(id) != impl_->sessions.end();

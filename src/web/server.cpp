@@ -328,6 +328,8 @@ Status Server::set_engine_option(std::string_view name, std::string_view value) 
   return impl_->api.set_engine_option(name, value);
 }
 
+EgdbStatus Server::egdb_status() const { return impl_->api.egdb_status(); }
+
 void Server::run_until_signal() {
   Impl& s = *impl_;
   asio::signal_set signals(s.ioc, SIGINT, SIGTERM);

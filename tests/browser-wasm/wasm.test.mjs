@@ -135,6 +135,18 @@ await test("the bench in the browser counts exactly the native bench's nodes", a
   expect(web.nodes === nativeNodes, `browser ${web.nodes} nodes, native ${nativeNodes}`);
 });
 
+// White kings on 2, 5, 6, Black's king on 28: White wins in 5 plies (the databases say so; the
+// search alone, at depth 2, cannot see it).
+await test("the endgame databases beside the page: a 4-piece ending is a win at its distance", async () => {
+  const squares = Array.from({ length: 32 }, (_, i) => ({ 2: "W", 5: "W", 6: "W", 28: "B" })[i + 1] || "e");
+  const r = await exchange(["pos pos=W" + squares.join(""), "level depth=2", "go analyze"], "^done");
+  expect(r.matched, "no done");
+  const infos = r.seen.filter((l) => /^info/.test(l));
+  const last = infos[infos.length - 1] || "";
+  expect(/tbhits=[1-9]/.test(last), "no database hits: " + last);
+  expect(/ score=99\.95 /.test(last), "not the win in 5 plies: " + last);
+});
+
 await test("no errors in the page's console and no failed request", async () => {
   expect(consoleErrors.length === 0, consoleErrors.join(" | "));
 });

@@ -5,7 +5,8 @@
 //   {type: "api", id, op, body}  ->  {type: "api", id, status, json}: the board's JSON API
 //   (web/api.h, protocol/web-api.md; body and json are JSON texts); analysis events arrive as
 //   {type: "api-event", json}. The API's engine is made on the first such request.
-// The worker posts {type: "loaded"} once the module is ready; lines posted before are kept.
+// The worker posts {type: "loaded"} once the module is ready (and the endgame databases of egdb/
+// beside it are loaded, or {type: "warning"} says why not); lines posted before are kept.
 //
 // The search runs on its own thread (a pthread, which Emscripten makes a nested worker), so this
 // worker's event loop stays free: `stop` and `ping` are handled during a search. Output written
@@ -81,11 +82,34 @@ self.onmessage = (event) => {
 };
 
 const here = self.location.href;
+
+// The endgame databases beside the page (egdb/index.json lists the slice files, tools/build-web
+// writes them): fetched into the module's file system before any engine is made, so every engine
+// finds them. The worker goes on without them when they cannot be read.
+async function loadEndgameDatabases(module) {
+  const base = new URL("egdb/", here);
+  try {
+    const index = await (await fetch(new URL("index.json", base))).json();
+    const names = (index.files || []).filter((name) => /^[a-z0-9]+\.egdb$/.test(name));
+    const files = await Promise.all(names.map(async (name) => {
+      const response = await fetch(new URL(name, base));
+      if (!response.ok) throw new Error(name + ": HTTP " + response.status);
+      return [name, new Uint8Array(await response.arrayBuffer())];
+    }));
+    module.FS.mkdir("/egdb");
+    for (const [name, bytes] of files) module.FS.writeFile("/egdb/" + name, bytes);
+    module.cwrap("damas_use_egdb", null, ["string"])("/egdb");  // setenv copies the text
+  } catch (error) {
+    postMessage({ type: "warning", message: "no endgame databases: " + error });
+  }
+}
+
 createDamas({
   // Emscripten's pthread workers load the main script by this URL (not this worker's).
   mainScriptUrlOrBlob: new URL("damas.js", here).href,
   locateFile: (path) => new URL(path, here).href,
-}).then((module) => {
+}).then(async (module) => {
+  await loadEndgameDatabases(module);
   engine = {
     hub: module._damas_hub_new(),
     input: module.cwrap("damas_hub_input", "number", ["number", "string"]),

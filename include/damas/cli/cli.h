@@ -30,7 +30,9 @@ int serve_main(const Args& args);
 int datagen_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 int match_main(const Args& args);
-int egdb_main(const Args& args);  // build, verify, info, probe, convert
+int egdb_main(const Args& args);              // build, verify, info, probe, convert, count
+int egdb_convert_main(const Args& args);      // `egdb convert`: tool_egdb_convert.cpp
+int egdb_ending_data_main(const Args& args);  // `egdb ending-data`: the same file
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>
 // each, so a name means the same thing on the command line and in `set-param`.

@@ -101,5 +101,8 @@ inline bool fmjd64_drawn(const Position& p, const DrawCounters& c) {
 }
 // Plies left before a law draws (a large number when no law fits).
 int fmjd64_plies_left(const Position& p, const DrawCounters& c);
+// Whether 7.2.7 (the lone king on the long diagonal, whose count never resets) may come into force
+// within `plies` plies from p: then a count that fits now may still end the game early.
+bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int plies);
 
 }  // namespace damas

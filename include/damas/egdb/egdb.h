@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "damas/core/draw_rules.h"
 #include "damas/core/expected.h"
 #include "damas/core/position.h"
 #include "damas/egdb/huffman.h"
@@ -200,13 +201,27 @@ class ProbeCache {
   std::vector<Entry> entries_;
 };
 
+// What Database::open does with a slice file that is there but unsound (damaged, truncated,
+// another slice's): refuse the whole directory (a directory the user named), or leave that slice
+// out and say so in skipped() (the directories found by the search list, egdb/discovery.h).
+enum class BadSlice { Refuse, Skip };
+
 // The slice files of a directory, loaded (compressed) into memory.
 class Database {
  public:
   // Loads every slice of the largest piece count n <= max_pieces whose slices (and all
-  // below) are all in dir; an unsound file, or no complete count at all, is an error.
-  static Expected<std::shared_ptr<const Database>> open(const std::string& dir, int max_pieces);
+  // below) are all in dir; no complete count at all is an error, an unsound file too unless
+  // `bad` is Skip.
+  static Expected<std::shared_ptr<const Database>> open(const std::string& dir, int max_pieces,
+                                                        BadSlice bad = BadSlice::Refuse);
+  // The same, but a directory already open in this process with the same arguments is shared:
+  // the many engines of `serve`, `selfplay` and `datagen` load the files once.
+  static Expected<std::shared_ptr<const Database>> open_shared(const std::string& dir, int max_pieces,
+                                                               BadSlice bad = BadSlice::Refuse);
+  const std::string& dir() const { return dir_; }
   int max_pieces() const { return max_pieces_; }
+  // One message per slice left out (BadSlice::Skip); its positions are not probed.
+  const std::vector<std::string>& skipped() const { return skipped_; }
   // The value of p for its side to move, or nullopt when p has more pieces than loaded. A
   // pending capture is resolved by probing the positions after it.
   std::optional<Value> probe(const Position& p, ProbeCache* cache = nullptr) const;
@@ -214,8 +229,20 @@ class Database {
   const std::map<Material, SliceFile>& slices() const { return slices_; }
 
  private:
+  std::string dir_;
   int max_pieces_ = 0;
   std::map<Material, SliceFile> slices_;
+  std::vector<std::string> skipped_;
 };
+
+// ---- Wins inside the draw laws ------------------------------------------------------------------
+
+// Whether the side to move of p wins by the databases' shortest wins before a draw law of `rules`
+// ends the game, whatever the defender plays: the winner keeps to moves of the shortest distance
+// (any of them), the defender may play any move, and the counters start at `counters` (seed: the
+// position's own count of reversible plies). A sufficient test: a win that needs a longer line
+// (one that resets a count on the way) is not found. False when p is not a database win.
+bool wins_inside_laws(const Database& db, const Position& p, DrawRules rules,
+                      const DrawCounters& counters = {});
 
 }  // namespace damas::egdb

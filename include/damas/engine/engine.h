@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,17 @@
 
 namespace damas {
 
+// The endgame databases an engine probes, and how they were chosen (egdb-path).
+struct EgdbStatus {
+  std::string dir;               // "" when none are in use
+  int pieces = 0;                // every position with up to this many pieces (0: none)
+  std::string source;            // "egdb-path", "DAMAS_EGDB", "user directory", "installed"; "" when none
+  std::string setting = "auto";  // the egdb-path value
+  std::vector<std::string> problems;  // slices left out, or why a found directory is not used
+  // One line for people: "endgame databases: up to 5 pieces in /usr/share/damas/egdb (installed)".
+  std::string text() const;
+};
+
 class Engine {
  public:
   Engine();
@@ -39,6 +51,8 @@ class Engine {
   // Validated against the registry (options.h); resizes tables etc. Idle engine only.
   Status set_option(std::string_view name, std::string_view value);
   const Options& options() const;
+  // What egdb-path found (the problems of a found directory are not errors: the engine plays on).
+  EgdbStatus egdb_status() const;
 
   // Root = start with `moves` played (every move checked for legality). The moves are the game
   // history used for repetition detection. On error nothing changes.

@@ -57,7 +57,7 @@ inline constexpr std::string_view kMultiPv = "multipv";             // lines sea
 inline constexpr std::string_view kSeed = "seed";                   // 0 = random; else reproducible levels
 inline constexpr std::string_view kDrawRules = "draw-rules";        // seed fmjd64 (core/draw_rules.h)
 inline constexpr std::string_view kEgdbPieces = "egdb-pieces";      // largest piece count probed
-inline constexpr std::string_view kEgdbPath = "egdb-path";  // endgame database directory; empty = none
+inline constexpr std::string_view kEgdbPath = "egdb-path";          // directory, auto (search list) or none
 // Switches of the selective search (SearchTuning), so selfplay can measure each one.
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";

@@ -137,6 +137,7 @@ class Frontend {
   void error(std::string_view message);
   void stop_search();
 
+  void cmd_init();
   void cmd_hub();
   void cmd_set_param(const Line& line);
   void cmd_pos(const Line& line);

@@ -78,8 +78,11 @@ struct EngineSpec {
   std::string name;  // shown in results and PDN; defaults to the engine's `id name=`
   ProcessSpec process;
   std::vector<std::pair<std::string, std::string>> options;  // sent as set-param before init
-  Numbering numbering = Numbering::Standard;                 // of the moves it reads and writes
-  double start_timeout = 10;                                 // seconds for hub..wait and init..ready
+  // The referee's draw laws, sent as set-param draw-rules when the engine declares that parameter
+  // and `options` does not set it ("": never).
+  std::string draw_rules;
+  Numbering numbering = Numbering::Standard;  // of the moves it reads and writes
+  double start_timeout = 10;                  // seconds for hub..wait and init..ready
 };
 
 struct HubParam {

@@ -63,7 +63,8 @@ struct HubMatchSpec {
   int games = 2;       // games per pairing and round
   bool repeat = true;  // the games of a round share their opening (colours alternate)
   int concurrency = 1;
-  int max_moves = 0;  // adjudicate a draw after this many moves (0 = never)
+  DrawRules draw_rules = DrawRules::Seed;  // the referee's, and set-param draw-rules where declared
+  int max_moves = 0;                       // adjudicate a draw after this many moves (0 = never)
   std::optional<DrawAdjudication> draw;
   std::optional<ResignAdjudication> resign;
   std::optional<SprtConfig> sprt;            // two engines only

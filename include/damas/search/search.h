@@ -73,6 +73,11 @@ struct SearchRequest {
   std::shared_ptr<const egdb::Database> egdb;
 };
 
+// The transposition-table key of pos: its pieces and side to move and, where a draw law can end
+// the game within the search's reach, that law's counters (the same pieces with another count can
+// have another value).
+Key search_key(const Position& pos, DrawRules rules, const DrawCounters& counters);
+
 // Runs the search to its end (limits, stop, or nothing left to search). Never returns a null best
 // move while the root has a legal move. `on_info` is called from the calling thread only.
 SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, SearchControl& control,

@@ -32,6 +32,7 @@
 #include <string_view>
 
 #include "damas/core/expected.h"
+#include "damas/engine/engine.h"
 
 namespace damas::web {
 
@@ -76,6 +77,7 @@ class Api {
   // An option of the registry (engine/options.h) for the shared engine, before requests arrive
   // (`damas serve --threads 2`); level and multipv are set per search.
   Status set_engine_option(std::string_view name, std::string_view value);
+  EgdbStatus egdb_status() const;  // of the engine the sessions share
   bool has_session(std::string_view id) const;
 
  private:

@@ -49,6 +49,8 @@ class Server {
   Expected<unsigned short> start();
   // Api::set_engine_option, before start().
   Status set_engine_option(std::string_view name, std::string_view value);
+  // The endgame databases the games' engine probes.
+  EgdbStatus egdb_status() const;
   // Blocks until SIGINT or SIGTERM (or stop() from another thread), then stops.
   void run_until_signal();
   void stop();  // closes the listener and every connection, joins the threads; idempotent

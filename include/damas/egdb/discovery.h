@@ -1,0 +1,47 @@
+// Where endgame databases are found when none is named (egdb-path=auto): the search list.
+//   1. $DAMAS_EGDB, when set, decides alone ("none": no databases);
+//   2. the user directory, $XDG_DATA_HOME/damas/egdb or ~/.local/share/damas/egdb (where
+//      `damas egdb build` writes without --dir and tools/run builds the 4-piece set);
+//   3. the installed directory, <prefix>/share/damas/egdb beside the binary (the Debian package's
+//      5-piece set).
+// Of 2 and 3 the one with more complete pieces wins (the user's on a tie), so a small set built
+// by hand does not hide a larger installed one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace damas::egdb {
+
+// The facts of the process the list is made of; tests inject their own.
+struct Places {
+  std::string env_dir;        // $DAMAS_EGDB ("" when unset)
+  std::string xdg_data_home;  // $XDG_DATA_HOME
+  std::string home;           // $HOME
+  std::string exe_path;       // this program
+  static Places of_process();
+};
+
+inline constexpr const char* kNoDatabases = "none";
+
+// "" when neither $XDG_DATA_HOME nor $HOME is known.
+std::string user_dir(const Places& places);
+// "" when the program's path is unknown.
+std::string installed_dir(const Places& places);
+
+struct Candidate {
+  std::string dir;
+  std::string source;  // "DAMAS_EGDB", "user directory", "installed"
+};
+// The directories looked at, in order (empty when $DAMAS_EGDB is "none").
+std::vector<Candidate> candidates(const Places& places);
+
+struct Found {
+  std::string dir;     // "" when nothing was found
+  std::string source;  // as in Candidate
+  int pieces = 0;      // complete piece count (0: none)
+};
+// The directory to open with at most max_pieces pieces: see the header comment.
+Found find_databases(const Places& places, int max_pieces);
+
+}  // namespace damas::egdb

@@ -1,0 +1,85 @@
+// Database wins checked against the draw laws (egdb.h: wins_inside_laws).
+#include <map>
+#include <tuple>
+
+#include "damas/core/movegen.h"
+#include "damas/core/types.h"
+#include "damas/egdb/egdb.h"
+
+namespace damas::egdb {
+namespace {
+
+// Every ply of the shortest win lowers the distance by one, so no line repeats a position and
+// the search ends; a node is remembered with its counters, which decide its fate as much as the
+// pieces do.
+class LawCheck {
+ public:
+  LawCheck(const Database& db, DrawRules rules) : db_(db), rules_(rules) {}
+
+  // The side to move wins in `plies` by the databases.
+  bool winner_wins(const Position& p, const DrawCounters& c, int plies) {
+    const auto key = memo_key(p, c);
+    if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+    bool wins = false;
+    MoveList moves;
+    generate_legal_moves(p, moves);
+    for (const Move& m : moves) {
+      const Position child = p.after(m);
+      const std::optional<Value> v = db_.probe(child);
+      if (!v || v->wdl != Wdl::Loss || v->plies != plies - 1) continue;  // not a shortest win
+      const DrawCounters next = advance(c, p, child);
+      if (ended_by_law(child, next)) continue;
+      if (v->plies == 0 || defender_loses(child, next, plies - 1)) {
+        wins = true;
+        break;
+      }
+    }
+    memo_.emplace(key, wins);
+    return wins;
+  }
+
+ private:
+  // The side to move loses in `plies` by the databases, whatever it plays.
+  bool defender_loses(const Position& p, const DrawCounters& c, int plies) {
+    MoveList moves;
+    generate_legal_moves(p, moves);
+    for (const Move& m : moves) {
+      const Position child = p.after(m);
+      const std::optional<Value> v = db_.probe(child);
+      if (!v || v->wdl != Wdl::Win || v->plies > plies - 1) return false;
+      const DrawCounters next = advance(c, p, child);
+      if (ended_by_law(child, next) || !winner_wins(child, next, v->plies)) return false;
+    }
+    return true;
+  }
+
+  DrawCounters advance(const DrawCounters& c, const Position& before, const Position& after) const {
+    return rules_ == DrawRules::Fmjd64 ? fmjd64_advance(c, before, after) : c;
+  }
+  // As the referee (core/game.h): no legal move loses before any law draws.
+  bool ended_by_law(const Position& p, const DrawCounters& c) const {
+    const bool drawn = rules_ == DrawRules::Fmjd64 ? fmjd64_drawn(p, c)
+                                                   : p.reversible_plies() >= rules::kNoProgressDrawPlies;
+    return drawn && has_legal_move(p);
+  }
+  std::tuple<Key, int, int, int> memo_key(const Position& p, const DrawCounters& c) const {
+    if (rules_ == DrawRules::Seed) return {p.key(), p.reversible_plies(), 0, 0};
+    return {p.key(), c.plies, c.lone_king_diagonal[0], c.lone_king_diagonal[1]};
+  }
+
+  const Database& db_;
+  const DrawRules rules_;
+  std::map<std::tuple<Key, int, int, int>, bool> memo_;
+};
+
+}  // namespace
+
+bool wins_inside_laws(const Database& db, const Position& p, DrawRules rules, const DrawCounters& counters) {
+  const std::optional<Value> v = db.probe(p);
+  if (!v || v->wdl != Wdl::Win) return false;
+  if (rules == DrawRules::Fmjd64 ? fmjd64_drawn(p, counters) : p.reversible_plies() >= rules::kNoProgressDrawPlies)
+    return false;
+  return LawCheck(db, rules).winner_wins(p, counters, v->plies);
+}
+
+}  // namespace damas::egdb
