@@ -26,6 +26,8 @@ constexpr Subcommand kSubcommands[] = {
     {"tactics", "how many positions of the tactical suite the engine solves within a node budget",
      damas::cli::tactics_main},
     {"analyze", "search a position and show the best move and line", damas::cli::analyze_main},
+    {"puzzles", "puzzles from the mistakes of PDN games whose best move wins a piece by force",
+     damas::cli::puzzles_main},
     {"bench", "fixed-depth search of the bench positions: node signature and speed", damas::cli::bench_main},
     {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match",
      damas::cli::dxp_main},

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "damas/cli/game_analysis.h"
 #include "damas/core/game.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/review/review.h"
 #include "strict_pdn.h"
 
 using namespace damas;
@@ -28,8 +28,8 @@ PdnGame read_one(const std::string& text) {
   return *games[0];
 }
 
-cli::AnalysisConfig depth(int d) {
-  cli::AnalysisConfig c;
+review::ReviewConfig depth(int d) {
+  review::ReviewConfig c;
   c.limits.depth = d;
   return c;
 }
@@ -51,27 +51,27 @@ std::string run(const std::string& command) {
 
 TEST_CASE("analysis: a move giving a man away is marked with the best move and its line", "[analysis]") {
   Engine engine;
-  const cli::GameAnalysis a = cli::analyse_game(engine, read_one(kBlunderGame), depth(6));
+  const review::GameReview a = review::review_game(engine, read_one(kBlunderGame), depth(6));
   REQUIRE(a.plies.size() == 9);
-  const cli::PlyAnalysis& blunder = a.plies[6];  // 4. 17-14
+  const review::PlyReview& blunder = a.plies[6];  // 4. 17-14
   CHECK(to_hub_move(blunder.played) == "17-14");
   CHECK(blunder.loss >= 50);
-  CHECK_FALSE(blunder.mark.empty());
+  CHECK(blunder.mark != review::Mark::None);
   CHECK_FALSE(blunder.best == blunder.played);
   CHECK(blunder.eval_after < -50);  // White's view: a man down
-  CHECK_THAT(a.annotated_pdn, Catch::Contains("17-14" + blunder.mark + " {"));
+  CHECK_THAT(a.annotated_pdn, Catch::Contains("17-14" + std::string(review::mark_nag(blunder.mark)) + " {"));
   const Position before_blunder = a.game.positions()[6];
   CHECK_THAT(a.annotated_pdn, Catch::Contains("best " + to_pdn_move(before_blunder, blunder.best)));
-  CHECK_THAT(a.summary, Catch::Contains("4. 17-14" + blunder.mark + " loses"));
+  CHECK_THAT(a.summary, Catch::Contains("4. 17-14" + std::string(review::mark_nag(blunder.mark)) + " loses"));
   // The opening moves are not errors.
-  CHECK(a.plies[0].mark.empty());
-  CHECK(a.plies[1].mark.empty());
+  CHECK(a.plies[0].mark == review::Mark::None);
+  CHECK(a.plies[1].mark == review::Mark::None);
 }
 
 TEST_CASE("analysis: every move gets its evaluation and the annotated PDN reads back", "[analysis]") {
   Engine engine;
   const PdnGame source = read_one(kBlunderGame);
-  const cli::GameAnalysis a = cli::analyse_game(engine, source, depth(4));
+  const review::GameReview a = review::review_game(engine, source, depth(4));
   const PdnGame back = read_one(a.annotated_pdn);
   CHECK(back.moves == source.moves);
   CHECK(back.tag("White") == "Alice");
@@ -88,9 +88,9 @@ TEST_CASE("analysis: the annotated PDN is standard, in numeric or algebraic squa
   Engine engine;
   const PdnGame source = read_one(kBlunderGame);
   for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
-    cli::AnalysisConfig config = depth(4);
+    review::ReviewConfig config = depth(4);
     config.squares = squares;
-    const cli::GameAnalysis a = cli::analyse_game(engine, source, config);
+    const review::GameReview a = review::review_game(engine, source, config);
     const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(a.annotated_pdn);
     INFO(a.annotated_pdn << (strict ? "" : strict.error()));
     REQUIRE(strict.has_value());
@@ -103,8 +103,8 @@ TEST_CASE("analysis: the annotated PDN is standard, in numeric or algebraic squa
 
 TEST_CASE("analysis: a game's DrawRules tag chooses the referee's laws", "[analysis]") {
   Engine engine;
-  const cli::GameAnalysis a =
-      cli::analyse_game(engine, read_one("[DrawRules \"fmjd64\"]\n\n1. 22-18 *\n"), depth(2));
+  const review::GameReview a =
+      review::review_game(engine, read_one("[DrawRules \"fmjd64\"]\n\n1. 22-18 *\n"), depth(2));
   CHECK(a.game.draw_rules() == DrawRules::Fmjd64);
   CHECK_THAT(a.annotated_pdn, Catch::Contains("[DrawRules \"fmjd64\"]"));
 }

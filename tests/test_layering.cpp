@@ -27,9 +27,10 @@ const std::map<std::string, std::set<std::string>>& allowed_arrows() {
       {"hub", {"engine", "core"}},
       {"dxp", {"engine", "core"}},
       {"match", {"hub", "engine", "core"}},
-      {"web", {"engine", "core"}},
+      {"review", {"engine", "core"}},
+      {"web", {"review", "engine", "core"}},
       {"wasm", {"hub", "web", "engine", "core"}},
-      {"cli", {"hub", "dxp", "match", "web", "engine", "search", "eval", "egdb", "core"}},
+      {"cli", {"hub", "dxp", "match", "web", "review", "engine", "search", "eval", "egdb", "core"}},
       {"main", {"cli"}},
   };
   return arrows;

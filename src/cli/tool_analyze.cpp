@@ -3,46 +3,28 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
 #include <sstream>
 
 #include "damas/cli/cli.h"
-#include "damas/cli/game_analysis.h"
 #include "damas/cli/progress.h"
+#include "damas/cli/review_options.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/core/score_text.h"
 #include "damas/core/text_lines.h"
 #include "damas/engine/engine.h"
+#include "damas/review/graph.h"
+#include "damas/review/review.h"
 
 namespace po = boost::program_options;
 
 namespace damas::cli {
 namespace {
-
-// --depth, --time, --nodes; `default_depth` (0: 5 seconds) when none is given.
-Expected<SearchLimits> read_limits(const po::variables_map& vm, int default_depth) {
-  SearchLimits limits;
-  if (vm.count("depth")) {
-    const int depth = vm["depth"].as<int>();
-    if (depth < 1 || depth > 100) return Error{"depth must be between 1 and 100"};
-    limits.depth = depth;
-  }
-  if (vm.count("time")) {
-    const double t = vm["time"].as<double>();
-    if (!(t > 0)) return Error{"time must be positive"};
-    limits.move_time = t;
-  }
-  if (vm.count("nodes")) limits.nodes = vm["nodes"].as<std::uint64_t>();
-  if (!limits.depth && !limits.move_time && !limits.nodes) {
-    if (default_depth) limits.depth = default_depth;
-    else limits.move_time = 5.0;
-  }
-  return limits;
-}
 
 // The progress of --pdn on stderr (a terminal only): the bar, the game and the move.
 std::string pdn_progress(std::size_t done, std::size_t total, int game, int games, std::size_t ply,
@@ -51,24 +33,42 @@ std::string pdn_progress(std::size_t done, std::size_t total, int game, int game
          std::to_string((ply + 1) / 2) + "/" + std::to_string((plies + 1) / 2);
 }
 
+// --plot: the evaluation graph of game `number` of `path` as DIR/<file stem>-<number>.svg.
+bool write_plot(const std::string& dir, const std::string& path, int number, const PdnGame& pdn,
+                const review::GameReview& a) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  const std::string title = stem + " game " + std::to_string(number) + ": " + pdn.tag("White").value_or("?") +
+                            " - " + pdn.tag("Black").value_or("?") + " " +
+                            pdn.tag("Result").value_or(pdn.result);
+  std::ofstream svg(std::filesystem::path(dir) / (stem + "-" + std::to_string(number) + ".svg"));
+  svg << review::graph_svg(a, title);
+  svg.flush();
+  return static_cast<bool>(svg);
+}
+
 // --pdn: every game of the file analysed; a bad game is reported and skipped.
-int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits& limits) {
+int analyze_pdn(const po::variables_map& vm, Engine& engine) {
   const std::string path = vm["pdn"].as<std::string>();
   const Expected<std::string> text = read_text_file(path, "PDN file");
   if (!text) {
     std::cerr << "damas analyze: " << text.error() << "\n";
     return 2;
   }
-  AnalysisConfig config;
-  config.limits = limits;
-  config.margin = static_cast<Score>(vm["margin"].as<double>() * 100.0);
-  config.blunder_margin = static_cast<Score>(vm["blunder-margin"].as<double>() * 100.0);
-  if (config.margin <= 0 || config.blunder_margin < config.margin) {
-    std::cerr << "damas analyze: --margin must be positive and --blunder-margin at least --margin\n";
+  const Expected<review::ReviewConfig> config = read_review_config(vm, engine);
+  if (!config) {
+    std::cerr << "damas analyze: " << config.error() << "\n";
     return 2;
   }
-  config.default_rules = parse_draw_rules(engine.options().get(option::kDrawRules)).value_or(DrawRules::Seed);
-  config.squares = vm["algebraic"].as<bool>() ? PdnSquares::Algebraic : PdnSquares::Numeric;
+  const std::optional<std::string> plot_dir =
+      vm.count("plot") ? std::optional(vm["plot"].as<std::string>()) : std::nullopt;
+  if (plot_dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(*plot_dir, ec);
+    if (ec) {
+      std::cerr << "damas analyze: cannot make the directory " << *plot_dir << ": " << ec.message() << "\n";
+      return 2;
+    }
+  }
   std::ofstream out_file;
   const bool to_file = vm.count("out") != 0;
   if (to_file) {
@@ -96,14 +96,19 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits&
       continue;
     }
     const PdnGame& pdn = *games[k];
-    const GameAnalysis a = analyse_game(engine, pdn, config, [&](std::size_t done, std::size_t plies) {
-      bar.draw(pdn_progress(done_before + done, total, number, static_cast<int>(games.size()), done - 1,
-                            plies - 1));
-    });
+    const review::GameReview a =
+        review::review_game(engine, pdn, *config, [&](std::size_t done, std::size_t plies) {
+          bar.draw(pdn_progress(done_before + done, total, number, static_cast<int>(games.size()), done - 1,
+                                plies - 1));
+        });
     done_before += pdn.moves.size() + 1;
     bar.clear();
     std::cout << "game " << number << " (line " << pdn.first_line << "): " << a.summary << std::flush;
     out << a.annotated_pdn << "\n";
+    if (plot_dir && !write_plot(*plot_dir, path, number, pdn, a)) {
+      std::cerr << "damas analyze: cannot write the graph of game " << number << " in " << *plot_dir << "\n";
+      return 2;
+    }
   }
   if (to_file) {
     out_file.flush();
@@ -120,9 +125,9 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits&
 int analyze_main(const Args& args) {
   po::options_description desc(
       "damas analyze [--fen F] [--moves \"...\"] [--depth N | --time S | --nodes N] [engine options]\n"
-      "damas analyze --pdn games.pdn [--out annotated.pdn] [--algebraic] [--depth N | --time S] [--margin "
-      "M]\n"
-      "  (per position; default depth 10): every move of every game evaluated, errors marked ? and ??\n"
+      "damas analyze --pdn games.pdn [--out annotated.pdn] [--plot DIR] [--algebraic] [--depth N | --time S] "
+      "[--margin M]\n"
+      "  (per position; default depth 10): every move of every game evaluated, errors marked ?!, ? and ??\n"
       "  with the best move and its line as a comment, a summary per game");
   desc.add_options()("help,h", "show this help")(
       "fen", po::value<std::string>()->default_value(std::string(kStartFen)),
@@ -137,9 +142,9 @@ int analyze_main(const Args& args) {
               "show the position as a text board (default: yes on a terminal)")(
       "pdn", po::value<std::string>(), "analyse every game of this PDN file instead of one position")(
       "out", po::value<std::string>(), "--pdn: write the annotated games here (default: standard output)")(
-      "margin", po::value<double>()->default_value(0.5),
-      "--pdn: a move losing this much (in men) against the best one is marked ?")(
-      "blunder-margin", po::value<double>()->default_value(1.5), "--pdn: ... and this much ??");
+      "plot", po::value<std::string>()->value_name("DIR"),
+      "--pdn: one SVG evaluation graph per game in DIR (<file stem>-<game>.svg)");
+  add_margin_options(desc);
   po::options_description engine_desc("engine options (same names as the Hub parameters)");
   add_engine_options(engine_desc);
   desc.add(engine_desc);
@@ -161,13 +166,13 @@ int analyze_main(const Args& args) {
   for (const std::string& problem : egdb.problems) std::cerr << "endgame databases: " << problem << "\n";
   const Numbering numbering =
       engine.options().get(option::kNumbering) == "a1" ? Numbering::A1 : Numbering::Standard;
-  const Expected<SearchLimits> parsed_limits = read_limits(vm, vm.count("pdn") ? 10 : 0);
+  const Expected<SearchLimits> parsed_limits = read_search_limits(vm, vm.count("pdn") ? 10 : 0);
   if (!parsed_limits) {
     std::cerr << "damas analyze: " << parsed_limits.error() << "\n";
     return 2;
   }
+  if (vm.count("pdn")) return analyze_pdn(vm, engine);
   const SearchLimits limits = *parsed_limits;
-  if (vm.count("pdn")) return analyze_pdn(vm, engine, limits);
   bool board = isatty(STDOUT_FILENO) != 0;
   if (vm.count("board")) {
     const std::string b = vm["board"].as<std::string>();
@@ -208,13 +213,13 @@ int analyze_main(const Args& args) {
     std::snprintf(buf, sizeof buf, " score %-10s nodes %-11llu time %7.3f s  nps %5.2f M  pv ",
                   score_text(info.score).c_str(), static_cast<unsigned long long>(info.nodes), info.seconds,
                   info.seconds > 0 ? static_cast<double>(info.nodes) / info.seconds / 1e6 : 0.0);
-    line << buf << line_text(root, info.pv, algebraic, numbering);
+    line << buf << review::line_text(root, info.pv, algebraic, numbering);
     std::cout << line.str() << std::endl;
   });
-  std::cout << "best move: " << line_text(root, {r.best}, algebraic, numbering);
+  std::cout << "best move: " << review::line_text(root, {r.best}, algebraic, numbering);
   if (!r.ponder.is_null())
-    std::cout << "   (expected reply " << line_text(root.after(r.best), {r.ponder}, algebraic, numbering)
-              << ")";
+    std::cout << "   (expected reply "
+              << review::line_text(root.after(r.best), {r.ponder}, algebraic, numbering) << ")";
   std::cout << "\nscore " << score_text(r.score) << " for the side to move, depth " << r.depth << ", "
             << r.nodes << " nodes in " << r.seconds << " s\n";
   return 0;

@@ -4,10 +4,10 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
-#include "damas/cli/game_analysis.h"
 #include "damas/cli/tactics.h"
 #include "damas/core/notation.h"
 #include "damas/match/selfplay.h"
+#include "damas/review/review.h"
 
 namespace po = boost::program_options;
 
@@ -99,7 +99,7 @@ int tactics_main(const Args& args) {
       std::printf("#%-3zu %-8s played %-12s expected %-12s score %+6d depth %2d  %s\n", i + 1,
                   a.solved ? "solved" : "MISSED", to_hub_move(a.result.best).c_str(),
                   move_list_text(t.solutions).c_str(), a.result.score, a.result.depth,
-                  line_text(t.position, a.result.pv).c_str());
+                  review::line_text(t.position, a.result.pv).c_str());
   }
   const std::string budget =
       limits.depth ? "depth " + std::to_string(*limits.depth) : std::to_string(*limits.nodes) + " nodes";

@@ -17,6 +17,8 @@
 #include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 #include "damas/engine/options.h"
+#include "damas/review/graph.h"
+#include "damas/review/review.h"
 
 namespace damas::web {
 namespace {
@@ -39,6 +41,8 @@ struct Session {
   Clock::time_point last_used;
   std::vector<AnalysisLine> analysis;
   bool analysing = false;
+  std::shared_ptr<review::Reviewer> reviewer;          // while a review runs (review-step)
+  std::shared_ptr<const review::GameReview> reviewed;  // the last finished review of `line`
 };
 
 // An answer or an error, with the HTTP status.
@@ -275,6 +279,74 @@ Expected<GameSettings> parse_settings(const Json& body, double default_movetime)
   return g;
 }
 
+// ---- Review (review/review.h): the page draws the graph from these values ----
+
+// A review of `line` is still about the game when the game has the same start and moves.
+bool same_game(const Game& a, const Game& b) { return a.start() == b.start() && a.moves() == b.moves(); }
+
+Json side_json(const review::SideSummary& s) {
+  Json j = Json::object();
+  j.set("moves", json_num(s.moves));
+  j.set("inaccuracies", json_num(s.inaccuracies));
+  j.set("mistakes", json_num(s.mistakes));
+  j.set("blunders", json_num(s.blunders));
+  j.set("average_loss", json_num(std::round(s.average_loss * 100) / 100));
+  return j;
+}
+
+Json review_json(const review::GameReview& r) {
+  Json j = Json::object();
+  j.set("limit", json_num(review::kGraphLimit));
+  Json colours = Json::object();
+  for (const review::Mark m : {review::Mark::Inaccuracy, review::Mark::Mistake, review::Mark::Blunder})
+    colours.set(std::string(review::mark_name(m)), json_str(review::mark_colour(m)));
+  j.set("colours", std::move(colours));
+  Json evals = Json::array();
+  for (std::size_t i = 0; i < r.evals.size(); ++i) {
+    Json e = Json::object();
+    e.set("ply", json_num(static_cast<double>(i)));
+    e.set("white_score", json_num(r.evals[i]));
+    e.set("value", json_num(review::graph_value(r.evals[i])));
+    e.set("text", json_str(review::eval_text(r.evals[i])));
+    evals.push(std::move(e));
+  }
+  j.set("evals", std::move(evals));
+  Json plies = Json::array();
+  for (std::size_t i = 0; i < r.plies.size(); ++i) {
+    const review::PlyReview& p = r.plies[i];
+    const Position& before = r.game.positions()[i];
+    Json e = Json::object();
+    e.set("ply", json_num(static_cast<double>(i + 1)));
+    e.set("side", json_str(color_name(before.side_to_move())));
+    e.set("text", json_str(to_algebraic(before, p.played)));
+    e.set("mark", json_str(review::mark_name(p.mark)));
+    e.set("nag", json_str(review::mark_nag(p.mark)));
+    e.set("loss", json_num(p.loss / 100.0));
+    e.set("best", json_str(to_algebraic(before, p.best)));
+    e.set("best_line", pv_json(before, p.best_line));
+    plies.push(std::move(e));
+  }
+  j.set("plies", std::move(plies));
+  j.set("white", side_json(r.white));
+  j.set("black", side_json(r.black));
+  j.set("pdn", json_str(r.annotated_pdn));
+  return j;
+}
+
+// The limits of a review request: depth (1..30) or movetime (0.01..60 s) per position; depth 10 by default.
+Expected<SearchLimits> review_limits(const Json& body) {
+  SearchLimits limits;
+  const Expected<double> depth = number_field(body, "depth", 0, 1, 30);
+  const Expected<double> movetime = number_field(body, "movetime", 0, 0.01, 60);
+  if (!depth || *depth != std::floor(*depth))
+    return Error{"field \"depth\" must be a whole number from 1 to 30"};
+  if (!movetime) return Error{movetime.error()};
+  if (*depth > 0 && *movetime > 0) return Error{"give depth or movetime, not both"};
+  if (*movetime > 0) limits.move_time = *movetime;
+  else limits.depth = *depth > 0 ? static_cast<int>(*depth) : 10;
+  return limits;
+}
+
 }  // namespace
 
 struct Api::Impl {
@@ -310,6 +382,12 @@ struct Api::Impl {
   ApiResponse op_analysis(const Json& body);
   ApiResponse op_analysis_stop(const Json& body);
   ApiResponse op_close(const Json& body);
+  ApiResponse op_review_start(const Json& body);
+  ApiResponse op_review_step(const Json& body);
+  ApiResponse op_review_cancel(const Json& body);
+  ApiResponse op_review(const Json& body);
+  ApiResponse op_review_line(const Json& body);
+  ApiResponse review_progress(const std::string& id, const Session& s) const;
 
   std::string new_id() {
     char buf[17];
@@ -501,6 +579,11 @@ ApiResponse Api::Impl::dispatch(std::string_view op, const Json& body) {
       {"analysis", &Impl::op_analysis},
       {"analysis-stop", &Impl::op_analysis_stop},
       {"close", &Impl::op_close},
+      {"review-start", &Impl::op_review_start},
+      {"review-step", &Impl::op_review_step},
+      {"review-cancel", &Impl::op_review_cancel},
+      {"review", &Impl::op_review},
+      {"review-line", &Impl::op_review_line},
   };
   for (const auto& [name, handler] : kOps)
     if (name == op) return (this->*handler)(body);
@@ -690,6 +773,131 @@ ApiResponse Api::Impl::op_close(const Json& body) {
     j.set("closed", json_str(id));
     return ok_response(j);
   });
+}
+
+// ---- Review: one position per review-step, so other requests get the engine in between ----
+
+ApiResponse Api::Impl::review_progress(const std::string& id, const Session& s) const {
+  Json j = Json::object();
+  j.set("session", json_str(id));
+  j.set("reviewing", json_bool(s.reviewer != nullptr));
+  j.set("done", json_num(s.reviewer ? static_cast<double>(s.reviewer->done()) : 0));
+  j.set("total", json_num(s.reviewer ? static_cast<double>(s.reviewer->total()) : 0));
+  const bool finished = !s.reviewer && s.reviewed && same_game(s.reviewed->game, s.line);
+  j.set("finished", json_bool(finished));
+  if (finished) j.set("review", review_json(*s.reviewed));
+  return ok_response(j);
+}
+
+ApiResponse Api::Impl::op_review_start(const Json& body) {
+  const Expected<SearchLimits> limits = review_limits(body);
+  if (!limits) return error_response(400, limits.error());
+  return change_session(body, [&](const std::string& id, Session& session) {
+    if (session.line.moves().empty()) return error_response(409, "nothing to review: the game has no moves");
+    PdnGame pdn;
+    pdn.tags = {{"Event", "damas board"}};
+    pdn.start = session.line.start();
+    pdn.moves = session.line.moves();
+    pdn.result = to_string(session.line.result());
+    review::ReviewConfig settings;
+    settings.limits = *limits;
+    settings.default_rules = session.line.draw_rules();
+    session.reviewer = std::make_shared<review::Reviewer>(pdn, settings);
+    session.reviewed.reset();
+    return review_progress(id, session);
+  });
+}
+
+ApiResponse Api::Impl::op_review_step(const Json& body) {
+  const Found f = lookup(body);
+  if (f.error) return *f.error;
+  std::lock_guard engine_lock(engine_mutex);
+  stop_analysis();
+  std::shared_ptr<review::Reviewer> reviewer;
+  {
+    std::lock_guard lock(mutex);
+    const auto it = sessions.find(f.id);
+    if (it == sessions.end()) return error_response(404, "unknown session \"" + f.id + "\"");
+    reviewer = it->second.reviewer;
+    if (!reviewer)
+      return error_response(409,
+                            "no review is running for this session (finished or cancelled): review-start");
+    if (!same_game(reviewer->game(), it->second.line)) {
+      it->second.reviewer.reset();
+      return error_response(409, "the game changed during the review: review cancelled");
+    }
+  }
+  if (!engine.set_option(option::kLevel, "full") || !engine.set_option(option::kMultiPv, "1"))
+    return error_response(500, "the engine refused the review settings");
+  reviewer->step(engine);
+  std::lock_guard lock(mutex);
+  const auto it = sessions.find(f.id);
+  if (it == sessions.end()) return error_response(404, "the session was closed during the review");
+  Session& s = it->second;
+  if (s.reviewer == reviewer && reviewer->finished()) {
+    s.reviewed = std::make_shared<const review::GameReview>(reviewer->result());
+    s.reviewer.reset();
+  }
+  return review_progress(f.id, s);
+}
+
+ApiResponse Api::Impl::op_review_cancel(const Json& body) {
+  std::lock_guard lock(mutex);
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
+  f.session->reviewer.reset();
+  return review_progress(f.id, *f.session);
+}
+
+ApiResponse Api::Impl::op_review(const Json& body) {
+  std::lock_guard lock(mutex);
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
+  const Session& s = *f.session;
+  if (!s.reviewer && !(s.reviewed && same_game(s.reviewed->game, s.line)))
+    return error_response(409, "this game has not been reviewed: review-start");
+  return review_progress(f.id, *f.session);
+}
+
+ApiResponse Api::Impl::op_review_line(const Json& body) {
+  std::lock_guard lock(mutex);
+  const Found f = find_session(body);
+  if (f.error) return *f.error;
+  const std::shared_ptr<const review::GameReview> r = f.session->reviewed;
+  if (!r || !same_game(r->game, f.session->line))
+    return error_response(409, "no finished review of this game: review-start");
+  const std::size_t plies = r->plies.size();
+  const Expected<double> ply = number_field(body, "ply", 0, 1, static_cast<double>(plies));
+  if (!ply || *ply < 1 || *ply != std::floor(*ply))
+    return error_response(400, "field \"ply\" must be a whole number from 1 to " + std::to_string(plies));
+  const std::size_t i = static_cast<std::size_t>(*ply) - 1;
+  // The position before move `ply`, then each position of the engine's line from there.
+  Position p = r->game.positions()[i];
+  Json steps = Json::array();
+  Json first = Json::object();
+  first.set("pieces", pieces_json(p));
+  first.set("side", json_str(color_name(p.side_to_move())));
+  steps.push(std::move(first));
+  for (const Move& m : r->plies[i].best_line) {
+    MoveList legal;
+    generate_legal_moves(p, legal);
+    if (!legal.contains(m)) break;
+    Json step = Json::object();
+    step.set("text", json_str(to_algebraic(p, m)));
+    p = p.after(m);
+    step.set("pieces", pieces_json(p));
+    step.set("side", json_str(color_name(p.side_to_move())));
+    Json lm = Json::object();
+    lm.set("from", json_str(square_name(m.from)));
+    lm.set("to", json_str(square_name(m.to)));
+    step.set("last_move", std::move(lm));
+    steps.push(std::move(step));
+  }
+  Json j = Json::object();
+  j.set("session", json_str(f.id));
+  j.set("ply", json_num(*ply));
+  j.set("steps", std::move(steps));
+  return ok_response(j);
 }
 
 Api::Api(ApiConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}

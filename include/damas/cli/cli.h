@@ -30,6 +30,7 @@ int serve_main(const Args& args);
 int datagen_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 int match_main(const Args& args);
+int puzzles_main(const Args& args);           // tool_puzzles.cpp
 int egdb_main(const Args& args);              // build, verify, info, probe, convert, count
 int egdb_convert_main(const Args& args);      // `egdb convert`: tool_egdb_convert.cpp
 int egdb_ending_data_main(const Args& args);  // `egdb ending-data`: the same file
