@@ -371,3 +371,128 @@ TEST_CASE("web api: the shared engine takes registry options; a bad one is refus
   const std::string id = new_game(api);
   CHECK(call(api, "hint", session_body(id)).status == 200);
 }
+
+namespace {
+
+// White's 4. 17-14 gives a man away (10x17): the review's known blunder.
+constexpr const char* kBlunderPdn = "1. 22-18 11-15 2. 18x11 8x15 3. 21-17 9-13 4. 17-14 10x17 5. 25-21 *";
+
+std::string load_blunder_game(Api& api) {
+  Json load = Json::object();
+  load.set("pdn", Json::string(kBlunderPdn));
+  const Answer a = call(api, "load-pdn", load.dump());
+  REQUIRE(a.status == 200);
+  return str(a.json, "session");
+}
+
+// review-step until the review is finished; the last answer.
+Json review_to_end(Api& api, const std::string& id) {
+  Answer a = call(api, "review-step", session_body(id));
+  for (int i = 0; i < 100 && a.status == 200 && !a.json.find("finished")->as_bool(); ++i)
+    a = call(api, "review-step", session_body(id));
+  REQUIRE(a.status == 200);
+  REQUIRE(a.json.find("finished")->as_bool());
+  return a.json;
+}
+
+}  // namespace
+
+TEST_CASE("web api: a review marks the blunder, position by position, with graph values and counts",
+          "[web]") {
+  Api api(fast_config());
+  const std::string id = load_blunder_game(api);
+  const Answer started = call(api, "review-start", session_body(id, R"("depth":5)"));
+  REQUIRE(started.status == 200);
+  CHECK(started.json.find("total")->as_number() == 10);
+  CHECK(started.json.find("done")->as_number() == 0);
+  const Answer one = call(api, "review-step", session_body(id));
+  CHECK(one.json.find("done")->as_number() == 1);
+  CHECK_FALSE(one.json.find("finished")->as_bool());
+  const Json done = review_to_end(api, id);
+  const Json& review = *done.find("review");
+  const Json::Array& plies = review.find("plies")->as_array();
+  REQUIRE(plies.size() == 9);
+  CHECK(str(plies[6], "text") == "b4-c5");  // 4. 17-14
+  CHECK(str(plies[6], "mark") == "blunder");
+  CHECK(str(plies[6], "nag") == "??");
+  CHECK(plies[6].find("loss")->as_number() >= 1.5);
+  CHECK(str(plies[6], "best") != "b4-c5");
+  CHECK_FALSE(plies[6].find("best_line")->as_array().empty());
+  const Json::Array& evals = review.find("evals")->as_array();
+  REQUIRE(evals.size() == 10);
+  for (const Json& e : evals)
+    CHECK(std::abs(e.find("value")->as_number()) <= review.find("limit")->as_number());
+  CHECK(review.find("white")->find("blunders")->as_number() >= 1);
+  CHECK(review.find("white")->find("moves")->as_number() == 5);
+  CHECK_THAT(str(review, "pdn"), Catch::Contains("17-14??"));
+  CHECK(strict_pdn::read(str(review, "pdn")).has_value());
+  // The finished review stays with the game and is asked again without searching.
+  CHECK(call(api, "review", session_body(id)).json.find("review")->dump() == review.dump());
+  // Stepping a finished review is refused.
+  CHECK(call(api, "review-step", session_body(id)).status == 409);
+}
+
+TEST_CASE("web api: review-line gives each position of the best line at a move", "[web]") {
+  Api api(fast_config());
+  const std::string id = load_blunder_game(api);
+  REQUIRE(call(api, "review-start", session_body(id, R"("depth":4)")).status == 200);
+  const Json review = *review_to_end(api, id).find("review");
+  const Json& ply7 = review.find("plies")->as_array()[6];
+  const Answer line = call(api, "review-line", session_body(id, R"("ply":7)"));
+  REQUIRE(line.status == 200);
+  const Json::Array& steps = line.json.find("steps")->as_array();
+  REQUIRE(steps.size() == ply7.find("best_line")->as_array().size() + 1);
+  CHECK(str(steps[0], "side") == "white");
+  CHECK(str(steps[1], "text") == str(ply7, "best"));
+  CHECK(steps[1].find("last_move") != nullptr);
+  // The board's position before the move: the game's cursor does not move.
+  const Json state = call(api, "state", session_body(id)).json;
+  CHECK(state.find("cursor")->as_number() == 9);
+  CHECK(call(api, "review-line", session_body(id, R"("ply":0)")).status == 400);
+  CHECK(call(api, "review-line", session_body(id, R"("ply":10)")).status == 400);
+}
+
+TEST_CASE("web api: review errors are clear: unknown session, no moves, bad limits, changed game", "[web]") {
+  Api api(fast_config());
+  CHECK(call(api, "review-start", session_body("nosuch")).status == 404);
+  CHECK(call(api, "review-step", session_body("nosuch")).status == 404);
+  CHECK(call(api, "review-start", "{}").status == 400);
+  const std::string empty = new_game(api);
+  const Answer nothing = call(api, "review-start", session_body(empty));
+  CHECK(nothing.status == 409);
+  CHECK_THAT(str(nothing.json, "error"), Catch::Contains("no moves"));
+  CHECK(call(api, "review", session_body(empty)).status == 409);
+  CHECK(call(api, "review-line", session_body(empty, R"("ply":1)")).status == 409);
+  const std::string id = load_blunder_game(api);
+  CHECK(call(api, "review-start", session_body(id, R"("depth":0)")).status == 400);
+  CHECK(call(api, "review-start", session_body(id, R"("depth":4.5)")).status == 400);
+  CHECK(call(api, "review-start", session_body(id, R"("movetime":100)")).status == 400);
+  CHECK(call(api, "review-start", session_body(id, R"("depth":4,"movetime":0.1)")).status == 400);
+  CHECK(call(api, "review-step", session_body(id)).status == 409);  // none started
+  REQUIRE(call(api, "review-start", session_body(id, R"("depth":3)")).status == 200);
+  REQUIRE(call(api, "review-step", session_body(id)).status == 200);
+  // A move changes the game: the running review is dropped.
+  REQUIRE(call(api, "undo", session_body(id)).status == 200);
+  const Answer changed = call(api, "review-step", session_body(id));
+  CHECK(changed.status == 409);
+  CHECK_THAT(str(changed.json, "error"), Catch::Contains("changed"));
+  // Cancel ends a review: the next step is refused.
+  REQUIRE(call(api, "review-start", session_body(id, R"("depth":3)")).status == 200);
+  const Answer cancelled = call(api, "review-cancel", session_body(id));
+  CHECK(cancelled.status == 200);
+  CHECK_FALSE(cancelled.json.find("reviewing")->as_bool());
+  CHECK(call(api, "review-step", session_body(id)).status == 409);
+}
+
+TEST_CASE("web api: other sessions are served between two steps of a review", "[web]") {
+  Api api(fast_config());
+  const std::string reviewed = load_blunder_game(api);
+  const std::string other = new_game(api);
+  REQUIRE(call(api, "review-start", session_body(reviewed, R"("depth":4)")).status == 200);
+  REQUIRE(call(api, "review-step", session_body(reviewed)).status == 200);
+  const Answer hint = call(api, "hint", session_body(other));
+  CHECK(hint.status == 200);
+  CHECK(call(api, "move", session_body(other, "\"move\":\"c3-d4\"")).status == 200);
+  const Json done = review_to_end(api, reviewed);
+  CHECK(done.find("review")->find("plies")->as_array().size() == 9);
+}
