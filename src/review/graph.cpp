@@ -73,17 +73,18 @@ std::string graph_svg(const GameReview& review, const std::string& title) {
   svg += "<title>" + escaped(title) + "</title>\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   svg += text_at(kLeft, 18, title, " font-weight=\"bold\"");
-  // Black's half dark, White's light: the curve's area above the middle is White's advantage.
+  // White's share light from the bottom edge up to the curve: all light at +3, all dark at -3.
   svg += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(kWidth - kLeft - kRight) +
          "\" height=\"" + num(kPlotHeight) + "\" fill=\"#3a3a3a\"/>\n";
-  std::string area = std::string("M").append(num(x_of(0, n))).append(",").append(num(y_of(0)));
+  const std::string bottom = num(y_of(-kGraphLimit));
+  std::string area = std::string("M").append(num(x_of(0, n))).append(",").append(bottom);
   std::string line;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string point = num(x_of(i, n)) + "," + num(y_of(graph_value(review.evals[i])));
     area += " L" + point;
     line.append(i ? " L" : "M").append(point);
   }
-  area += " L" + num(x_of(n ? n - 1 : 0, n)) + "," + num(y_of(0)) + " Z";
+  area += " L" + num(x_of(n ? n - 1 : 0, n)) + "," + bottom + " Z";
   svg += "<path class=\"advantage\" d=\"" + area + "\" fill=\"#f5f0e1\"/>\n";
   svg += "<path class=\"evaluation\" d=\"" + line +
          "\" fill=\"none\" stroke=\"#1560b0\" stroke-width=\"1.5\"/>\n";

@@ -360,6 +360,168 @@ await test("the flipped board puts h8 at the bottom left", async () => {
   expect(bottomLeft === "h8", "bottom left is " + bottomLeft + " (" + first + ")");
 });
 
+// ---- Review and puzzles (issue 21) ----
+// White's 4. 17-14 (b4-c5) gives a man away: the known blunder.
+const BLUNDER_PDN = '[Event "test"]\n[White "Alice"]\n[Black "Bob"]\n\n1. 22-18 11-15 2. 18x11 8x15 3. 21-17 9-13 4. 17-14 10x17 5. 25-21 *\n';
+async function reviewBlunderGame(at = base) {
+  await open("mode=two-players", at);
+  await page.fill("#pdn", BLUNDER_PDN);
+  await page.click("#pdn-load");
+  await idle();
+  await page.selectOption("#review-limit", "depth:6");
+  await page.click("#review-start");
+  await page.waitForFunction(() => document.body.dataset.reviewing === "0" && window.damasBoard.review, null, { timeout: 60000 });
+  await idle();
+}
+
+await test("review: a game with a known blunder gets it marked on the graph and in the move list", async () => {
+  await reviewBlunderGame();
+  const marks = await page.$$eval(".graph-mark.blunder", (e) => e.map((x) => x.dataset.ply));
+  expect(marks.includes("7"), "no blunder dot at ply 7: " + marks.join());
+  const blunders = await page.$$eval("#move-list .mv.blunder", (e) => e.map((x) => x.textContent));
+  expect(blunders.includes("b4-c5??"), "move list blunders: " + blunders.join());
+  expect(await page.$$eval(".review-graph .graph-line", (e) => e.length) === 1, "no evaluation curve");
+  const summary = await page.textContent("#review-summary");
+  expect(/White: .*[1-9] blunders/.test(summary) && /average loss \d+\.\d\d/.test(summary), "summary: " + summary);
+  const r = await page.evaluate(() => window.damasBoard.review);
+  expect(r.evals.length === 10 && r.evals.every((e) => Math.abs(e.value) <= r.limit), "graph values");
+});
+
+await test("review: clicking the blunder's mark shows the best line, stepped on the board", async () => {
+  await page.click('.graph-mark.blunder[data-ply="7"]');
+  await idle();
+  await page.waitForSelector("#review-line:not([hidden])");
+  const r = await page.evaluate(() => window.damasBoard.review);
+  const best = r.plies[6].best;
+  const text = await page.textContent("#review-line-text");
+  expect(text.includes("b4-c5??") && text.includes("best " + best), "line text: " + text);
+  expect(/Best line: 0 of \d+/.test(await statusText()), "status: " + (await statusText()));
+  expect(await page.$('[data-square="b4"] .piece.white') !== null, "not the position before the blunder");
+  await page.click("#line-forward");
+  expect(/Best line: 1 of \d+ \(/.test(await statusText()), "status after a step: " + (await statusText()));
+  const landing = best.split(/[-:]/).pop();
+  expect(await page.$(`[data-square="${landing}"] .piece.white`) !== null, "the best move is not on the board: " + landing);
+  await page.click("#line-forward");
+  await page.click("#line-back");
+  expect(/Best line: 1 of/.test(await statusText()), "back");
+  await page.screenshot({ path: join(artefacts, "board-review.png"), fullPage: true });
+  await page.click("#line-close");
+  expect(!/Best line/.test(await statusText()), "the line stays after closing");
+  expect((await state()).cursor === 7, "cursor " + (await state()).cursor);
+  expect(await page.$('[data-square="c5"] .piece.white') !== null, "the game's position is not back");
+});
+
+await test("review: save writes the annotated PDN", async () => {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#review-save")]);
+  expect(download.suggestedFilename() === "damas-review.pdn", "name " + download.suggestedFilename());
+  const pdn = await page.inputValue("#pdn");
+  expect(/17-14\?\? \{/.test(pdn) && /\[Annotator "damas/.test(pdn), "annotated PDN: " + pdn);
+});
+
+await test("review: a long review shows its progress and can be cancelled; an empty game is refused", async () => {
+  await open("mode=two-players");
+  await page.fill("#pdn", BLUNDER_PDN);
+  await page.click("#pdn-load");
+  await idle();
+  await page.selectOption("#review-limit", "movetime:1");
+  await page.click("#review-start");
+  await page.waitForFunction(() => Number(document.getElementById("review-progress").value) >= 1, null, { timeout: 20000 });
+  expect(await page.isVisible("#review-cancel"), "no cancel button");
+  await page.click("#review-cancel");
+  await page.waitForFunction(() => document.body.dataset.reviewing === "0", null, { timeout: 20000 });
+  await page.waitForTimeout(1200);  // the step in flight ends; no other follows
+  expect(await page.evaluate(() => window.damasBoard.review) === null, "a cancelled review was shown");
+  expect(!(await page.isVisible("#review-progress")), "progress bar still shown");
+  await page.click("#new-game");
+  await idle();
+  await expectRejected("/api/review-start", 409, async () => {
+    await page.click("#review-start");
+    await idle();
+  });
+  expect(/nothing to review/.test(await page.textContent("#message")), "message: " + (await page.textContent("#message")));
+  await page.selectOption("#review-limit", "depth:10");
+});
+
+// Plays the solver's moves of the puzzle on the board until it says solved.
+async function solvePuzzle() {
+  for (let i = 0; i < 20; i++) {
+    const p = await page.evaluate(() => window.damasBoard.puzzle);
+    if (p.step >= p.solution.length) break;
+    const s = await state();
+    const move = s.legal.find((m) => m.text === p.solution[p.step]);
+    expect(move, "solution move " + p.solution[p.step] + " not legal");
+    await enter(move);
+  }
+}
+
+await test("puzzles: playing the solution solves a puzzle, counted in this browser", async () => {
+  await open("mode=two-players");
+  await page.evaluate(() => localStorage.removeItem("damas.puzzles.solved"));
+  await page.click("#puzzle-toggle");
+  await page.waitForFunction(() => window.damasBoard.puzzle && document.body.dataset.busy === "0", null, { timeout: 20000 });
+  expect(/^Puzzle 1 of \d+: (White|Black) to play and win a piece/.test(await page.textContent("#puzzle-text")),
+         "puzzle text: " + (await page.textContent("#puzzle-text")));
+  expect((await state()).cursor === 0, "not at the puzzle's position");
+  await page.screenshot({ path: join(artefacts, "board-puzzle.png"), fullPage: true });
+  await solvePuzzle();
+  expect(await page.$(".puzzle-text.solved") !== null, "not solved: " + (await page.textContent("#puzzle-text")));
+  expect(/Solved in this browser: 1 of \d+/.test(await page.textContent("#puzzle-solved")), "count");
+  await open("mode=two-players");  // the count is kept
+  await page.click("#puzzle-toggle");
+  await page.waitForFunction(() => window.damasBoard.puzzle && document.body.dataset.busy === "0", null, { timeout: 20000 });
+  expect(/Solved in this browser: 1 of/.test(await page.textContent("#puzzle-solved")), "count not kept");
+  expect(/^Puzzle 2 of/.test(await page.textContent("#puzzle-text")), "did not go on with the first unsolved puzzle");
+});
+
+await test("puzzles: a wrong move is refuted by the engine's reply; try again, hint, next", async () => {
+  const p = await page.evaluate(() => window.damasBoard.puzzle);
+  const s = await state();
+  const wrong = s.legal.find((m) => m.text !== p.solution[0]);
+  expect(wrong, "no wrong move to try");
+  await enter(wrong);
+  await page.waitForSelector(".puzzle-text.failed");
+  const text = await page.textContent("#puzzle-text");
+  expect(text.startsWith(wrong.text + " is not it"), "failure text: " + text);
+  const after = await state();
+  expect(after.result.over || (after.moves.length === 2 && / refutes it/.test(text)), "no engine reply: " + text);
+  await page.click("#puzzle-retry");
+  await idle();
+  expect((await state()).cursor === 0, "try again did not go back");
+  await page.click("#puzzle-hint");
+  expect(await page.$$eval(".sq.hint", (e) => e.length) >= 1, "no hint shown");
+  await solvePuzzle();
+  expect(/after a wrong try/.test(await page.textContent("#puzzle-text")), "a failed puzzle counted as clean");
+  expect(/Solved in this browser: 1 of/.test(await page.textContent("#puzzle-solved")), "a failed puzzle was counted");
+  await page.click("#puzzle-next");
+  await idle();
+  expect(/^Puzzle 3 of/.test(await page.textContent("#puzzle-text")), "next: " + (await page.textContent("#puzzle-text")));
+  await page.click("#puzzle-toggle");
+  await idle();
+});
+
+await test("the Filipino board: mirrored, a light near-left corner, its own square names, remembered", async () => {
+  await open("mode=two-players");
+  await page.selectOption("#board-style", "filipino");
+  const bottomLeft = await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square || "light");
+  const bottomRight = await page.$eval("#board .sq:nth-child(64)", (e) => e.dataset.square + " " + e.getAttribute("aria-label"));
+  expect(bottomLeft === "light", "bottom left is " + bottomLeft);
+  expect(bottomRight.startsWith("a1 h1"), "bottom right: " + bottomRight);
+  expect((await page.$eval("#board .sq:nth-child(57) .coord", (e) => e.textContent)) === "a1", "corner coordinate");
+  let s = await state();
+  await enter(s.legal.find((m) => m.text === "c3-d4"));
+  expect((await movesText()).join() === "f3-e4", "move list: " + (await movesText()));
+  await page.screenshot({ path: join(artefacts, "board-filipino.png") });
+  await open("mode=two-players");
+  expect((await page.inputValue("#board-style")) === "filipino", "the setting was not kept");
+  expect(await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square || "light") === "light", "not mirrored after a reload");
+  await page.focus('[data-square="c3"]');
+  await page.keyboard.press("ArrowUp");
+  const focused = await page.evaluate(() => document.activeElement.getAttribute("aria-label"));
+  expect(/^(e4|g4)/.test(focused), "arrow up went to " + focused);
+  await page.selectOption("#board-style", "brazilian");
+  expect(await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square) === "a1", "Brazilian again");
+});
+
 // The same page from a static folder, against the engine in this browser (no server).
 async function playToEnd(at, level) {
   await open(`mode=computer&level=${level}&movetime=0.05`, at);
@@ -388,6 +550,17 @@ if (webDir) {
       if (level === "medium") await page.screenshot({ path: join(artefacts, "board-in-browser.png") });
     });
   }
+  await test("the in-browser engine reviews a game and marks its blunder", async () => {
+    await reviewBlunderGame(at);
+    expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
+    const blunders = await page.$$eval("#move-list .mv.blunder", (e) => e.map((x) => x.textContent));
+    expect(blunders.includes("b4-c5??"), "move list blunders: " + blunders.join());
+    await page.click('.graph-mark.blunder[data-ply="7"]');
+    await idle();
+    await page.waitForSelector("#review-line:not([hidden])");
+    await page.click("#line-forward");
+    expect(/Best line: 1 of/.test(await statusText()), "status: " + (await statusText()));
+  });
   await test("the in-browser engine gives hints and analysis lines", async () => {
     await open("mode=two-players", at);
     await page.click("#hint");

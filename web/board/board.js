@@ -1,7 +1,7 @@
 // The damas board page: draws the position the API describes and sends it the moves entered.
 // It knows no rules: legal moves, their landing squares, results and notation come from the API
 // (POST /api/<op> on `damas serve`, or the same API in the WebAssembly worker).
-// URL options: ?movetime=S (seconds per computer move), ?engine=browser|server.
+// URL options: ?movetime=S (seconds per computer move), ?engine=browser|server, ?board=brazilian|filipino.
 "use strict";
 
 (() => {
@@ -59,6 +59,12 @@
   let pollTimer = null;
   let setup = null;            // {board: {sq: "w"|"b"|"W"|"B"}, piece} while editing
   let focusSquare = "a1";
+  let boardStyle = "brazilian";  // or "filipino": the mirrored board (localStorage "damas.board")
+  let review = null;           // the finished review of the game (API review-step / review)
+  let reviewRun = 0;           // bumped by cancel: a running review loop stops at its next step
+  let lineView = null;         // {ply, steps, index}: a best line shown on the board
+  let puzzles = null;          // the puzzle set (puzzles.js), loaded on first use
+  let puzzle = null;           // {index, solution, step, failed} in puzzle mode
 
   function setBusy(delta) {
     busy += delta;
@@ -96,28 +102,36 @@
   function squareName(col, row) { return FILES[col] + String(row + 1); }  // col, row from a1
   function isDark(col, row) { return (col + row) % 2 === 0; }               // a1 is dark
 
+  // The API names squares on the Brazilian board; the Filipino board is its mirror image (a light
+  // square in each player's near-left corner), so its own names swap the files a..h.
+  const mirrored = () => boardStyle === "filipino";
+  function shown(text) {
+    return mirrored() ? text.replace(/[a-h](?=[1-8])/g, (f) => FILES[7 - FILES.indexOf(f)]) : text;
+  }
+  // Board column and row (from a1) of the cell drawn at x, y (from the bottom left), and back.
+  function fromDisplay(x, y) { return [flipped !== mirrored() ? 7 - x : x, flipped ? 7 - y : y]; }
+
   function buildBoard() {
     const board = $("board");
     board.textContent = "";
     for (let r = 7; r >= 0; r--) {
       for (let c = 0; c < 8; c++) {
-        const col = flipped ? 7 - c : c;
-        const row = flipped ? 7 - r : r;
+        const [col, row] = fromDisplay(c, r);
         const cell = document.createElement(isDark(col, row) ? "button" : "div");
         cell.className = "sq " + (isDark(col, row) ? "dark" : "light");
         if (isDark(col, row)) {
           const name = squareName(col, row);
           cell.type = "button";
           cell.dataset.square = name;
-          cell.setAttribute("aria-label", name);
+          cell.setAttribute("aria-label", shown(name));
           cell.tabIndex = name === focusSquare ? 0 : -1;
           cell.addEventListener("click", () => onSquare(name));
           cell.addEventListener("keydown", onKey);
         }
-        if ((flipped ? row === 7 : row === 0) || (flipped ? col === 7 : col === 0)) {
+        if (r === 0 || c === 0) {
           const coord = document.createElement("span");
           coord.className = "coord";
-          coord.textContent = (row === (flipped ? 7 : 0) ? FILES[col] : "") + (col === (flipped ? 7 : 0) ? String(row + 1) : "");
+          coord.textContent = (r === 0 ? shown(squareName(col, row))[0] : "") + (c === 0 ? String(row + 1) : "");
           cell.appendChild(coord);
         }
         board.appendChild(cell);
@@ -132,7 +146,8 @@
     const map = {};
     if (setup) return Object.assign({}, setup.board);
     if (!state) return map;
-    for (const p of state.pieces) map[p.square] = (p.color === "white" ? "w" : "b")[p.king ? "toUpperCase" : "toString"]();
+    const pieces = lineView ? lineView.steps[lineView.index].pieces : state.pieces;
+    for (const p of pieces) map[p.square] = (p.color === "white" ? "w" : "b")[p.king ? "toUpperCase" : "toString"]();
     return map;
   }
 
@@ -158,8 +173,10 @@
       // Pieces jumped so far: those every remaining route has taken.
       for (const c of cands) for (const sq of c.move.captured) captured.add(sq);
     }
-    const capturers = new Set(state && !setup && state.must_capture ? state.capturers : []);
-    const last = state && state.last_move && !setup ? [state.last_move.from, state.last_move.to] : [];
+    const capturers = new Set(state && !setup && !lineView && state.must_capture ? state.capturers : []);
+    const lastMove = lineView ? lineView.steps[lineView.index].last_move : state && state.last_move;
+    const last = lastMove && !setup ? [lastMove.from, lastMove.to] : [];
+    $("board").classList.toggle("line-view", !!lineView);
     document.querySelectorAll(".sq.dark").forEach((el) => {
       const name = el.dataset.square;
       el.classList.toggle("target", !setup && targets.has(name));
@@ -179,7 +196,7 @@
       if (captured.size && cands.every((c) => c.move.captured.includes(name)) && capturedSoFar(cands).has(name)) piece.classList.add("captured");
       piece.setAttribute("aria-hidden", "true");
       el.appendChild(piece);
-      el.setAttribute("aria-label", name + " " + describe(code));
+      el.setAttribute("aria-label", shown(name) + " " + describe(code));
     });
     renderStatus();
   }
@@ -218,7 +235,8 @@
     if (!state) return;
     const side = state.side === "white" ? "White" : "Black";
     let text;
-    if (state.result.over) text = state.result.text;
+    if (lineView) text = lineViewText();
+    else if (state.result.over) text = state.result.text;
     else if (state.turn === "computer") text = side + " to move (computer thinking)";
     else text = side + " to move" + (state.must_capture ? " (must capture)" : "");
     if (selected && entered.length && candidates().length > 1) text += " — choose the next landing square";
@@ -249,10 +267,11 @@
       }
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "mv" + (i + 1 === state.cursor ? " current" : "");
-      b.textContent = m.text;
+      const r = reviewOfGame() ? review.plies[i] : null;
+      b.className = "mv" + (i + 1 === state.cursor ? " current" : "") + (r && r.mark ? " " + r.mark : "");
+      b.textContent = shown(m.text) + (r ? r.nag : "");
       b.dataset.ply = String(i + 1);
-      b.addEventListener("click", () => gotoPly(i + 1));
+      b.addEventListener("click", () => (reviewOfGame() ? selectReviewPly(i + 1) : gotoPly(i + 1)));
       li.appendChild(b);
     });
     const current = list.querySelector(".current");
@@ -271,14 +290,17 @@
     $("level").value = state.level;
     $("human").value = state.human;
     $("computer-move").hidden = state.mode !== "computer";
+    lineView = null;
     render();
     renderMoves();
+    renderReview();
   }
 
   // ---- Input ----
   async function onSquare(name) {
     focusSquare = name;
     if (setup) return placeSetupPiece(name);
+    if (lineView) return closeLine();
     if (!state || busy || state.result.over || state.turn !== "human") return;
     if (selected) {
       const next = candidates().filter((c) => c.route[entered.length] === name);
@@ -296,20 +318,21 @@
     render();
   }
 
+  // Arrows move the focus to a diagonal neighbour on the board as drawn: up goes right and down
+  // left (the other way at the edge), left goes up and right down (likewise).
   function onKey(e) {
     const name = e.currentTarget.dataset.square;
-    let col = FILES.indexOf(name[0]), row = Number(name[1]) - 1;
-    const dir = flipped ? -1 : 1;
-    const moves = { ArrowUp: [1, 1], ArrowDown: [-1, -1], ArrowLeft: [-1, 1], ArrowRight: [1, -1] };
     if (e.key === "Escape") { selected = null; entered = []; render(); return; }
-    if (!moves[e.key]) return;
+    const steps = { ArrowUp: [[1, 1], [-1, 1]], ArrowDown: [[-1, -1], [1, -1]],
+                    ArrowLeft: [[-1, 1], [-1, -1]], ArrowRight: [[1, -1], [1, 1]] }[e.key];
+    if (!steps) return;
     e.preventDefault();
-    // Diagonal neighbours only are dark: up/down keep the file side, left/right the rank side.
-    const [dc, dr] = moves[e.key];
-    if (e.key === "ArrowUp" || e.key === "ArrowDown") { row += dr * dir; col += (col + dir * dc < 8 && col + dir * dc >= 0 ? dc : -dc) * dir; }
-    else { col += dc * dir; row += (row + dir * dr < 8 && row + dir * dr >= 0 ? dr : -dr) * dir; }
-    if (col < 0 || col > 7 || row < 0 || row > 7) return;
-    const target = cell(squareName(col, row));
+    const [col, row] = [FILES.indexOf(name[0]), Number(name[1]) - 1];
+    const [x, y] = fromDisplay(col, row);  // the mapping is its own inverse
+    const inside = ([dx, dy]) => x + dx >= 0 && x + dx < 8 && y + dy >= 0 && y + dy < 8;
+    const step = steps.find(inside);
+    if (!step) return;
+    const target = cell(squareName(...fromDisplay(x + step[0], y + step[1])));
     if (!target) return;
     e.currentTarget.tabIndex = -1;
     target.tabIndex = 0;
@@ -318,6 +341,7 @@
   }
 
   async function playMove(move) {
+    if (puzzle) return puzzleMove(move);
     const s = await api("move", { session: state.session, move: move.id });
     if (!s) { selected = null; entered = []; render(); return; }
     update(s);
@@ -336,6 +360,10 @@
 
   async function newGame(extra) {
     stopAnalysisView();
+    if (puzzle) setPuzzleMode(false);
+    reviewRun++;  // a running review ends with its session (closed below)
+    setReviewing(false);
+    review = null;
     const previous = state && state.session;
     const s = await api(extra && extra.pdn !== undefined ? "load-pdn" : "new", Object.assign(settings(), extra || {}));
     if (!s) return false;
@@ -354,7 +382,7 @@
 
   // ---- Analysis ----
   function formatLine(ev) {
-    return `<span class="score">${ev.white_score_text}</span><span class="depth">depth ${ev.depth}</span> ${ev.pv.join(" ")}`;
+    return `<span class="score">${ev.white_score_text}</span><span class="depth">depth ${ev.depth}</span> ${ev.pv.map(shown).join(" ")}`;
   }
 
   function showAnalysis(lines) {
@@ -421,6 +449,226 @@
     }
   }
 
+  // ---- Review: the API searches one position per review-step, so the page stays free ----
+  // The review when it is of the game on the board (same moves), else null.
+  function reviewOfGame() {
+    if (!review || !state || review.plies.length !== state.moves.length) return null;
+    return review.plies.every((p, i) => p.text === state.moves[i].text) ? review : null;
+  }
+
+  function sideText(name, s) {
+    return `${name}: ${s.inaccuracies} inaccuracies, ${s.mistakes} mistakes, ${s.blunders} blunders, ` +
+           `average loss ${s.average_loss.toFixed(2)} per move`;
+  }
+
+  function renderReview() {
+    const r = reviewOfGame();
+    $("review-save").hidden = !r;
+    if (!r) {
+      $("review-graph").textContent = "";
+      $("review-summary").textContent = "";
+      $("review-line").hidden = true;
+      return;
+    }
+    DamasReviewGraph.draw($("review-graph"), r, state.cursor, selectReviewPly);
+    $("review-summary").textContent = sideText("White", r.white) + ". " + sideText("Black", r.black) + ".";
+  }
+
+  function setReviewing(on) {
+    $("review-start").hidden = on;
+    $("review-cancel").hidden = !on;
+    $("review-progress").hidden = !on;
+    document.body.dataset.reviewing = on ? "1" : "0";
+  }
+
+  async function startReview() {
+    if (!state || busy) return;
+    stopAnalysisView();
+    const [kind, value] = $("review-limit").value.split(":");
+    const start = await api("review-start", { session: state.session, [kind]: Number(value) });
+    if (!start) return;
+    const run = ++reviewRun;
+    const session = state.session;
+    setReviewing(true);
+    let a = start;
+    // One request per position: other requests (and other sessions) go in between.
+    while (run === reviewRun && !a.finished) {
+      $("review-progress").max = a.total;
+      $("review-progress").value = a.done;
+      const r = await transport.call("review-step", { session }).catch((e) => ({ status: 0, json: { error: e.message } }));
+      if (r.status !== 200) {
+        if (run === reviewRun) showMessage("review stopped: " + (r.json.error || "error " + r.status));
+        break;
+      }
+      a = r.json;
+    }
+    if (run !== reviewRun) return;
+    setReviewing(false);
+    if (a.finished && state && state.session === session) {
+      review = a.review;
+      renderMoves();
+      renderReview();
+    }
+  }
+
+  async function cancelReview() {
+    reviewRun++;
+    setReviewing(false);
+    if (state) await api("review-cancel", { session: state.session });
+  }
+
+  // A move of the review chosen (graph, dot or move list): the board goes after it and the
+  // engine's line instead of it is offered, from the position before it.
+  async function selectReviewPly(ply) {
+    if (!state || busy) return;
+    const s = await api("goto", { session: state.session, ply });
+    if (!s) return;
+    update(s);
+    if (ply === 0 || !reviewOfGame()) return;
+    const line = await api("review-line", { session: state.session, ply });
+    if (!line) return;
+    const p = review.plies[ply - 1];
+    const number = Math.floor((ply - 1 + (state.start_side === "black" ? 1 : 0)) / 2) + 1;
+    $("review-line-text").textContent = `${number}${p.side === "white" ? "." : "..."} ${shown(p.text)}${p.nag}` +
+      ` (loses ${p.loss.toFixed(2)}); best ${shown(p.best)}: ${line.steps.slice(1).map((x) => shown(x.text)).join(" ")}`;
+    $("review-line").hidden = false;
+    $("review-line").dataset.ply = String(ply);
+    lineView = { ply, steps: line.steps, index: 0 };
+    render();
+  }
+
+  function lineViewText() {
+    const n = lineView.steps.length - 1;
+    const step = lineView.steps[lineView.index];
+    return `Best line: ${lineView.index} of ${n}` + (step.text ? ` (${shown(step.text)})` : " (before the move)");
+  }
+
+  function stepLine(to) {
+    if (!lineView && $("review-line").hidden) return;
+    if (!lineView) {
+      const ply = Number($("review-line").dataset.ply);
+      return selectReviewPly(ply).then(() => lineView && stepLine(to));
+    }
+    lineView.index = Math.max(0, Math.min(lineView.steps.length - 1, to(lineView.index)));
+    render();
+  }
+
+  function closeLine() {
+    lineView = null;
+    render();
+  }
+
+  function saveReview() {
+    const r = reviewOfGame();
+    if (r) download(r.pdn, "damas-review.pdn");
+  }
+
+  // ---- Puzzles: the solution played from the puzzle's position; a wrong move gets the engine's answer ----
+  function showPuzzle(text, how) {
+    $("puzzle-text").textContent = text;
+    $("puzzle-text").className = "puzzle-text" + (how ? " " + how : "");
+  }
+
+  function showSolvedCount() {
+    const total = puzzles ? puzzles.length : 0;
+    $("puzzle-solved").textContent = `Solved in this browser: ${DamasPuzzles.solved().size} of ${total}`;
+  }
+
+  function setPuzzleMode(on) {
+    $("puzzle-toggle").textContent = on ? "Stop puzzles" : "Solve puzzles";
+    for (const id of ["puzzle-hint", "puzzle-next"]) $(id).hidden = !on;
+    $("puzzle-retry").hidden = true;
+    document.body.dataset.puzzle = on ? "1" : "0";
+    if (!on) { puzzle = null; showPuzzle(""); }
+  }
+
+  async function togglePuzzles() {
+    if (puzzle) { setPuzzleMode(false); return newGame(); }
+    try {
+      if (!puzzles) puzzles = await DamasPuzzles.load();
+    } catch (e) {
+      showMessage(e.message);
+      return;
+    }
+    if (!puzzles.length) { showMessage("the puzzle set is empty"); return; }
+    const solved = DamasPuzzles.solved();
+    const first = puzzles.findIndex((p) => !solved.has(p.id));
+    await startPuzzle(first < 0 ? 0 : first);
+  }
+
+  // Loads puzzle i: its PDN through the API (which reads the solution), then back to its start.
+  async function startPuzzle(i) {
+    const p = puzzles[i];
+    if (!(await newGame({ pdn: p.pdn, mode: "two-players" }))) return;
+    const solution = state.moves.map((m) => m.text);
+    const s = await api("goto", { session: state.session, ply: 0 });
+    if (!s) return;
+    update(s);
+    setPuzzleMode(true);
+    puzzle = { index: i, solution, step: 0, failed: false };
+    const side = state.side === "white" ? "White" : "Black";
+    showPuzzle(`Puzzle ${i + 1} of ${puzzles.length}: ${side} to play and win a piece. (${p.source})`);
+    showSolvedCount();
+  }
+
+  async function puzzleMove(move) {
+    const expected = puzzle.solution[puzzle.step];
+    const s = await api("move", { session: state.session, move: move.id });
+    if (!s) { selected = null; entered = []; render(); return; }
+    update(s);
+    if (move.text !== expected) return refute(move);
+    puzzle.step++;
+    if (puzzle.step < puzzle.solution.length) {
+      const reply = state.legal.find((m) => m.text === puzzle.solution[puzzle.step]);
+      const r = reply && (await api("move", { session: state.session, move: reply.id }));
+      if (r) update(r);
+      puzzle.step++;
+      showPuzzle(`Right. ${shown(puzzle.solution[puzzle.step - 1])} came back: go on.`);
+      return;
+    }
+    const count = puzzle.failed ? DamasPuzzles.solved().size : DamasPuzzles.markSolved(puzzles[puzzle.index].id);
+    showPuzzle(puzzle.failed ? "Solved, after a wrong try." : "Solved!", "solved");
+    $("puzzle-solved").textContent = `Solved in this browser: ${count} of ${puzzles.length}`;
+  }
+
+  // A wrong move: the engine answers it on the board; "Try again" goes back before it.
+  async function refute(move) {
+    puzzle.failed = true;
+    $("puzzle-retry").hidden = false;
+    $("puzzle-retry").dataset.ply = String(state.cursor - 1);
+    if (state.result.over) { showPuzzle(`${shown(move.text)} is not it.`, "failed"); return; }
+    const h = await api("hint", { session: state.session });
+    const r = h && (await api("move", { session: state.session, move: h.hint.id }));
+    if (r) update(r);
+    showPuzzle(`${shown(move.text)} is not it: ${h ? shown(h.hint.text) : "the answer"} refutes it.`, "failed");
+  }
+
+  async function retryPuzzle() {
+    const s = await api("goto", { session: state.session, ply: Number($("puzzle-retry").dataset.ply) });
+    if (!s) return;
+    update(s);
+    puzzle.step = s.cursor;
+    $("puzzle-retry").hidden = true;
+    showPuzzle("Try again.");
+  }
+
+  function puzzleHint() {
+    if (!puzzle || puzzle.step >= puzzle.solution.length) return;
+    hintMove = state.legal.find((m) => m.text === puzzle.solution[puzzle.step]) || null;
+    if (hintMove) showPuzzle(`Hint: the piece on ${shown(hintMove.from)} moves.`);
+    render();
+  }
+
+  // ---- Board style ----
+  function setBoardStyle(style) {
+    boardStyle = style === "filipino" ? "filipino" : "brazilian";
+    $("board-style").value = boardStyle;
+    try { localStorage.setItem("damas.board", boardStyle); } catch (e) { /* not kept: this page only */ }
+    document.body.dataset.board = boardStyle;
+    buildBoard();
+    if (state) { render(); renderMoves(); renderReview(); }
+  }
+
   // ---- Set-up editor ----
   function startSetup() {
     stopAnalysisView();
@@ -476,11 +724,15 @@
 
   // ---- PDN ----
   function savePdn() {
-    if (!state) return;
-    $("pdn").value = state.pdn;
+    if (state) download(state.pdn, "damas-game.pdn");
+  }
+
+  // Puts the PDN text in the PDN field and offers it as a file.
+  function download(text, name) {
+    $("pdn").value = text;
     const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([state.pdn], { type: "application/x-chess-pdn" }));
-    a.download = "damas-game.pdn";
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pdn" }));
+    a.download = name;
     document.body.appendChild(a);
     a.click();
     setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 0);
@@ -499,7 +751,7 @@
       const r = await api("hint", { session: state.session });
       if (!r || r.session !== state.session) return;
       hintMove = r.hint;
-      $("hint-text").textContent = "Hint: " + r.hint.text + " (" + r.score_text + ")";
+      $("hint-text").textContent = "Hint: " + shown(r.hint.text) + " (" + r.score_text + ")";
       render();
     });
     $("computer-move").addEventListener("click", async () => {
@@ -530,6 +782,19 @@
     $("setup-cancel").addEventListener("click", () => endSetup(false));
     $("pdn-load").addEventListener("click", () => newGame({ pdn: $("pdn").value }));
     $("pdn-save").addEventListener("click", savePdn);
+    $("review-start").addEventListener("click", startReview);
+    $("review-cancel").addEventListener("click", cancelReview);
+    $("review-save").addEventListener("click", saveReview);
+    $("line-start").addEventListener("click", () => stepLine(() => 0));
+    $("line-back").addEventListener("click", () => stepLine((i) => i - 1));
+    $("line-forward").addEventListener("click", () => stepLine((i) => i + 1));
+    $("line-end").addEventListener("click", () => stepLine(() => Infinity));
+    $("line-close").addEventListener("click", () => { $("review-line").hidden = true; closeLine(); });
+    $("puzzle-toggle").addEventListener("click", togglePuzzles);
+    $("puzzle-next").addEventListener("click", () => puzzles && startPuzzle((puzzle ? puzzle.index + 1 : 0) % puzzles.length));
+    $("puzzle-retry").addEventListener("click", retryPuzzle);
+    $("puzzle-hint").addEventListener("click", puzzleHint);
+    $("board-style").addEventListener("change", () => setBoardStyle($("board-style").value));
     $("engine-where").addEventListener("change", async () => {
       const wanted = $("engine-where").value === "browser" ? browserTransport() : serverTransport();
       if (!wanted) {
@@ -557,6 +822,12 @@
     }
     if (params.get("mode")) $("mode").value = params.get("mode");
     if (params.get("level")) $("level").value = params.get("level");
+    let style = params.get("board");
+    try { style = style || localStorage.getItem("damas.board"); } catch (e) { /* no storage */ }
+    boardStyle = style === "filipino" ? "filipino" : "brazilian";
+    $("board-style").value = boardStyle;
+    document.body.dataset.board = boardStyle;
+    setReviewing(false);
     buildBoard();
     wire();
     await newGame();
@@ -564,6 +835,11 @@
   }
 
   // Read-only view for tests and the console.
-  self.damasBoard = { get state() { return state; }, get transport() { return transport.name; } };
+  self.damasBoard = {
+    get state() { return state; },
+    get transport() { return transport.name; },
+    get review() { return review; },
+    get puzzle() { return puzzle; },
+  };
   main();
 })();
