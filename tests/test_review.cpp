@@ -1,7 +1,9 @@
-// Game review (review/review.h): the review one position at a time, the graph values, the
-// per-side counts; the SVG graph (review/graph.h) and `analyze --pdn --plot` on a 10-game file,
-// each SVG read by a strict XML reader; puzzles (review/puzzles.h) and `damas puzzles`, their
-// PDN read by the strict PDN reader.
+// Game review (review/review.h) and `damas analyze --pdn`: evaluations, ?!, ? and ?? with the best
+// line, the summary, bad games reported with file, line and move while the others are analysed,
+// the annotated PDN through Game::to_pdn read back (strictly); `analyze --board`; the review one
+// position at a time, the graph values, the per-side counts; the SVG graph (review/graph.h) and `analyze
+// --pdn --plot` on a 10-game file, each SVG read by a strict XML reader; puzzles (review/puzzles.h) and
+// `damas puzzles`, their PDN read by the strict PDN reader.
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -52,6 +54,12 @@ int run(const std::string& command, std::string& out) {
   const int status = std::system((command + " > " + file + " 2>&1").c_str());
   out = slurp(file);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string output_of(const std::string& command) {
+  std::string out;
+  run(command, out);
+  return out;
 }
 
 // The marks (?!, ?, ??) written after the moves of an annotated PDN game.
@@ -169,7 +177,7 @@ TEST_CASE("review: the SVG graph is well-formed, one point per position and one 
   const std::string svg = review::graph_svg(r, "Alice <&> Bob \"test\"");
   check_graph(svg, r.evals.size(), marked(r));
   CHECK_THAT(svg, Catch::Contains("Alice &lt;&amp;&gt; Bob &quot;test&quot;"));
-  CHECK_THAT(svg, Catch::Contains(std::string(review::mark_colour(review::Mark::Blunder))));
+  CHECK_THAT(svg, Catch::Contains(std::string(review::mark_style(review::Mark::Blunder).colour)));
 }
 
 TEST_CASE("analyze --pdn --plot: one SVG per game of a 10-game file, each read as XML", "[review]") {
@@ -288,4 +296,106 @@ TEST_CASE("the shipped puzzle set is standard PDN, each puzzle with its source",
     CHECK(g.tag("PuzzleSource").has_value());
     CHECK(g.moves.size() % 2 == 1);  // the solver moves first and last
   }
+}
+
+TEST_CASE("analysis: a move giving a man away is marked with the best move and its line", "[analysis]") {
+  Engine engine;
+  const review::GameReview a = review::review_game(engine, read_one(kBlunderGame), at_depth(6));
+  REQUIRE(a.plies.size() == 9);
+  const review::PlyReview& blunder = a.plies[6];  // 4. 17-14
+  CHECK(to_hub_move(blunder.played) == "17-14");
+  CHECK(blunder.loss >= 50);
+  CHECK(blunder.mark != review::Mark::None);
+  CHECK_FALSE(blunder.best == blunder.played);
+  CHECK(blunder.eval_after < -50);  // White's view: a man down
+  CHECK_THAT(a.annotated_pdn,
+             Catch::Contains("17-14" + std::string(review::mark_style(blunder.mark).nag) + " {"));
+  const Position before_blunder = a.game.positions()[6];
+  CHECK_THAT(a.annotated_pdn, Catch::Contains("best " + to_pdn_move(before_blunder, blunder.best)));
+  CHECK_THAT(a.summary,
+             Catch::Contains("4. 17-14" + std::string(review::mark_style(blunder.mark).nag) + " loses"));
+  // The opening moves are not errors.
+  CHECK(a.plies[0].mark == review::Mark::None);
+  CHECK(a.plies[1].mark == review::Mark::None);
+}
+
+TEST_CASE("analysis: every move gets its evaluation and the annotated PDN reads back", "[analysis]") {
+  Engine engine;
+  const PdnGame source = read_one(kBlunderGame);
+  const review::GameReview a = review::review_game(engine, source, at_depth(4));
+  const PdnGame back = read_one(a.annotated_pdn);
+  CHECK(back.moves == source.moves);
+  CHECK(back.tag("White") == "Alice");
+  CHECK(back.tag("Annotator").has_value());
+  CHECK(back.tag("DrawRules") == "seed");
+  std::size_t comments = 0;
+  for (std::size_t at = a.annotated_pdn.find('{'); at != std::string::npos;
+       at = a.annotated_pdn.find('{', at + 1))
+    ++comments;
+  CHECK(comments == source.moves.size());
+}
+
+TEST_CASE("analysis: the annotated PDN is standard, in numeric or algebraic squares", "[analysis]") {
+  Engine engine;
+  const PdnGame source = read_one(kBlunderGame);
+  for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
+    review::ReviewConfig config = at_depth(4);
+    config.squares = squares;
+    const review::GameReview a = review::review_game(engine, source, config);
+    const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(a.annotated_pdn);
+    INFO(a.annotated_pdn << (strict ? "" : strict.error()));
+    REQUIRE(strict.has_value());
+    REQUIRE(strict->size() == 1);
+    CHECK(strict->front().moves == source.moves);
+    CHECK(strict->front().result == "*");
+    CHECK_THAT(a.annotated_pdn, Catch::Contains(squares == PdnSquares::Algebraic ? "1. c3-d4" : "1. 22-18"));
+  }
+}
+
+TEST_CASE("analysis: a game's DrawRules tag chooses the referee's laws", "[analysis]") {
+  Engine engine;
+  const review::GameReview a =
+      review::review_game(engine, read_one("[DrawRules \"fmjd64\"]\n\n1. 22-18 *\n"), at_depth(2));
+  CHECK(a.game.draw_rules() == DrawRules::Fmjd64);
+  CHECK_THAT(a.annotated_pdn, Catch::Contains("[DrawRules \"fmjd64\"]"));
+}
+
+TEST_CASE("pdn writer: per-move marks and comments, braces kept out of comments", "[analysis]") {
+  Game g;
+  REQUIRE(g.play(*parse_hub_move(g.current(), "22-18")).has_value());
+  REQUIRE(g.play(*parse_hub_move(g.current(), "11-15")).has_value());
+  const std::string pdn = g.to_pdn({}, {{"?", "a {b}"}, {"", ""}});
+  CHECK_THAT(pdn, Catch::Contains("1. 22-18? {a (b)} 1... 11-15 *"));
+}
+
+TEST_CASE("analyze --pdn: a bad game is reported with file, line and move; the others are analysed",
+          "[analysis]") {
+  const std::string in = "/tmp/damas-analysis-test.pdn";
+  const std::string out = "/tmp/damas-analysis-test-annotated.pdn";
+  {
+    std::ofstream f(in);
+    f << kBlunderGame << "\n[Event \"bad\"]\n\n1. 22-18 11-15 2. 23-19 *\n\n"
+      << "[Event \"third\"]\n\n1. 22-18 11-15 *\n";
+  }
+  const std::string text =
+      output_of(std::string(DAMAS_BINARY) + " analyze --pdn " + in + " --depth 3 --out " + out);
+  CHECK_THAT(text, Catch::Contains(in + ": game 2, line 9: move 2 \"23-19\""));
+  CHECK_THAT(text, Catch::Contains("game 1 (line 1)"));
+  CHECK_THAT(text, Catch::Contains("game 3 (line 11)"));
+  const std::vector<PdnGameOrError> annotated = read_pdn(slurp(out));
+  REQUIRE(annotated.size() == 2);
+  CHECK(annotated[0].has_value());
+  CHECK(annotated[1].has_value());
+  CHECK(annotated[1]->tag("Event") == "third");
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(slurp(out));
+  INFO((strict ? "" : strict.error()));
+  REQUIRE(strict.has_value());
+  CHECK(strict->size() == 2);
+}
+
+TEST_CASE("analyze: the board is shown on request and left out in a pipe by default", "[analysis]") {
+  const std::string bin = DAMAS_BINARY;
+  CHECK_THAT(output_of(bin + " analyze --depth 1 --board"), Catch::Contains("8  . b . b . b . b"));
+  CHECK_THAT(output_of(bin + " analyze --depth 1"), !Catch::Contains("8  . b . b . b . b"));
+  CHECK_THAT(output_of(bin + " analyze --depth 1 --board no"), !Catch::Contains("8  . b . b . b . b"));
 }

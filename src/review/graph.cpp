@@ -50,20 +50,6 @@ std::string text_at(double x, double y, const std::string& text, const char* ext
 
 }  // namespace
 
-std::string_view mark_colour(Mark m) {
-  switch (m) {
-    case Mark::Inaccuracy:
-      return "#e6b800";
-    case Mark::Mistake:
-      return "#f07800";
-    case Mark::Blunder:
-      return "#d01c1c";
-    case Mark::None:
-      break;
-  }
-  return "#888888";
-}
-
 std::string graph_svg(const GameReview& review, const std::string& title) {
   const std::size_t n = review.evals.size();
   std::string svg =
@@ -96,10 +82,10 @@ std::string graph_svg(const GameReview& review, const std::string& title) {
     const PlyReview& p = review.plies[i];
     if (p.mark == Mark::None) continue;
     // The dot sits on the position after the marked move.
-    svg += "<circle class=\"mark " + std::string(mark_name(p.mark)) + "\" data-ply=\"" +
+    svg += "<circle class=\"mark " + std::string(mark_style(p.mark).name) + "\" data-ply=\"" +
            std::to_string(i + 1) + "\" cx=\"" + num(x_of(i + 1, n)) + "\" cy=\"" +
            num(y_of(graph_value(review.evals[i + 1]))) + "\" r=\"4.5\" fill=\"" +
-           std::string(mark_colour(p.mark)) + "\" stroke=\"#000000\"/>\n";
+           std::string(mark_style(p.mark).colour) + "\" stroke=\"#000000\"/>\n";
   }
   svg += text_at(kLeft, kTop + kPlotHeight + 24, side_line("White", review.white));
   svg += text_at(kLeft, kTop + kPlotHeight + 42, side_line("Black", review.black));

@@ -93,7 +93,7 @@ std::vector<Puzzle> find_puzzles(Engine& engine, const GameReview& review, const
       copy_tag(pdn, name, puzzle.source_tags);
     puzzle.source = source_name + ", game " + std::to_string(game_number) + ": " +
                     move_label(i, review.game.start().side_to_move()) + to_pdn_move(start, ply.played) +
-                    std::string(mark_nag(ply.mark)) + " (best " + to_pdn_move(start, ply.best) + ")";
+                    std::string(mark_style(ply.mark).nag) + " (best " + to_pdn_move(start, ply.best) + ")";
     out.push_back(std::move(puzzle));
   }
   return out;

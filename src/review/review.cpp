@@ -56,8 +56,8 @@ std::string summarise(const PdnGame& pdn, const GameReview& a) {
     for (std::size_t k = 0; k < errors.size(); ++k) {
       const PlyReview& p = a.plies[errors[k]];
       out += (k ? ", " : "") + move_label(errors[k], first) + to_hub_move(p.played) +
-             std::string(mark_nag(p.mark)) + " loses " + loss_text(p.loss) + " (best " + to_hub_move(p.best) +
-             ")";
+             std::string(mark_style(p.mark).nag) + " loses " + loss_text(p.loss) + " (best " +
+             to_hub_move(p.best) + ")";
     }
     out += "\n";
   }
@@ -112,32 +112,15 @@ Status check_margins(const ReviewConfig& c) {
   return Ok{};
 }
 
-std::string_view mark_nag(Mark m) {
-  switch (m) {
-    case Mark::Inaccuracy:
-      return "?!";
-    case Mark::Mistake:
-      return "?";
-    case Mark::Blunder:
-      return "??";
-    case Mark::None:
-      break;
-  }
-  return "";
-}
-
-std::string_view mark_name(Mark m) {
-  switch (m) {
-    case Mark::Inaccuracy:
-      return "inaccuracy";
-    case Mark::Mistake:
-      return "mistake";
-    case Mark::Blunder:
-      return "blunder";
-    case Mark::None:
-      break;
-  }
-  return "";
+const MarkStyle& mark_style(Mark m) {
+  // Indexed by Mark: None, Inaccuracy, Mistake, Blunder.
+  static constexpr MarkStyle kStyles[] = {
+      {"", "", "#888888"},
+      {"?!", "inaccuracy", "#e6b800"},
+      {"?", "mistake", "#f07800"},
+      {"??", "blunder", "#d01c1c"},
+  };
+  return kStyles[static_cast<std::size_t>(m)];
 }
 
 double graph_value(Score s) {
@@ -200,7 +183,7 @@ GameReview Reviewer::result() const {
     if (p.mark != Mark::None)
       comment += "; best " + pdn_move(pos, p.best) + " " + eval_text(white_view(r.score, mover)) + ": " +
                  join_line(pos, p.best_line, pdn_move);
-    notes.push_back({std::string(mark_nag(p.mark)), comment});
+    notes.push_back({std::string(mark_style(p.mark).nag), comment});
     a.plies.push_back(std::move(p));
   }
   a.white = side_summary(a, Color::White);

@@ -299,7 +299,7 @@ Json review_json(const review::GameReview& r) {
   j.set("limit", json_num(review::kGraphLimit));
   Json colours = Json::object();
   for (const review::Mark m : {review::Mark::Inaccuracy, review::Mark::Mistake, review::Mark::Blunder})
-    colours.set(std::string(review::mark_name(m)), json_str(review::mark_colour(m)));
+    colours.set(std::string(review::mark_style(m).name), json_str(review::mark_style(m).colour));
   j.set("colours", std::move(colours));
   Json evals = Json::array();
   for (std::size_t i = 0; i < r.evals.size(); ++i) {
@@ -319,8 +319,8 @@ Json review_json(const review::GameReview& r) {
     e.set("ply", json_num(static_cast<double>(i + 1)));
     e.set("side", json_str(color_name(before.side_to_move())));
     e.set("text", json_str(to_algebraic(before, p.played)));
-    e.set("mark", json_str(review::mark_name(p.mark)));
-    e.set("nag", json_str(review::mark_nag(p.mark)));
+    e.set("mark", json_str(review::mark_style(p.mark).name));
+    e.set("nag", json_str(review::mark_style(p.mark).nag));
     e.set("loss", json_num(p.loss / 100.0));
     e.set("best", json_str(to_algebraic(before, p.best)));
     e.set("best_line", pv_json(before, p.best_line));

@@ -462,6 +462,7 @@ await test("puzzles: playing the solution solves a puzzle, counted in this brows
   expect(/^Puzzle 1 of \d+: (White|Black) to play and win a piece/.test(await page.textContent("#puzzle-text")),
          "puzzle text: " + (await page.textContent("#puzzle-text")));
   expect((await state()).cursor === 0, "not at the puzzle's position");
+  expect((await movesText()).length === 0, "the move list shows the solution: " + (await movesText()));
   await page.screenshot({ path: join(artefacts, "board-puzzle.png"), fullPage: true });
   await solvePuzzle();
   expect(await page.$(".puzzle-text.solved") !== null, "not solved: " + (await page.textContent("#puzzle-text")));

@@ -250,7 +250,7 @@
   function renderMoves() {
     const list = $("move-list");
     list.textContent = "";
-    const moves = state.moves;
+    const moves = puzzle ? state.moves.slice(0, state.cursor) : state.moves;
     // The first move may be Black's (a set-up position).
     const firstIsBlack = state.start_side === "black";
     let li = null;
@@ -600,14 +600,15 @@
   async function startPuzzle(i) {
     const p = puzzles[i];
     if (!(await newGame({ pdn: p.pdn, mode: "two-players" }))) return;
-    const solution = state.moves.map((m) => m.text);
+    // The solution stays out of sight: the move list shows the moves up to the cursor only.
+    puzzle = { index: i, solution: state.moves.map((m) => m.text), step: 0, failed: false };
+    setPuzzleMode(true);
     const s = await api("goto", { session: state.session, ply: 0 });
     if (!s) return;
     update(s);
-    setPuzzleMode(true);
-    puzzle = { index: i, solution, step: 0, failed: false };
     const side = state.side === "white" ? "White" : "Black";
-    showPuzzle(`Puzzle ${i + 1} of ${puzzles.length}: ${side} to play and win a piece. (${p.source})`);
+    const source = p.source.replace(/ \(best [^)]*\)$/, "");  // the source names the answer
+    showPuzzle(`Puzzle ${i + 1} of ${puzzles.length}: ${side} to play and win a piece. (${source})`);
     showSolvedCount();
   }
 

@@ -10,9 +10,6 @@
 
 namespace damas::review {
 
-// Colours of the marks, shared by the SVG and named in protocol/web-api.md for the page.
-std::string_view mark_colour(Mark m);
-
 // A complete SVG document; `title` (escaped) heads it.
 std::string graph_svg(const GameReview& review, const std::string& title);
 

@@ -33,8 +33,14 @@ struct ReviewConfig {
 Status check_margins(const ReviewConfig& config);
 
 enum class Mark { None, Inaccuracy, Mistake, Blunder };
-std::string_view mark_nag(Mark m);   // "", "?!", "?", "??" (PDN move strength)
-std::string_view mark_name(Mark m);  // "", "inaccuracy", "mistake", "blunder"
+// How a mark is written: PDN move strength ("?!", "?", "??"), its name for the API and the page
+// ("inaccuracy", "mistake", "blunder") and its colour in both graphs (page and --plot).
+struct MarkStyle {
+  std::string_view nag;
+  std::string_view name;
+  std::string_view colour;
+};
+const MarkStyle& mark_style(Mark m);
 
 struct PlyReview {
   Move played;

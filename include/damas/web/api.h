@@ -17,6 +17,9 @@
 //   analysis     {session}              the latest lines (polling instead of the WebSocket)
 //   analysis-stop {session}
 //   close        {session}
+//   review-start {session, depth? | movetime?}  a review of the game (review/review.h), nothing searched yet
+//   review-step  {session}              searches one more position; the review once finished
+//   review-cancel {session}, review {session}, review-line {session, ply}  (the best line's positions)
 // Answers carry the session's state (position, FEN, legal moves, move list, result, PDN). A bad
 // request (malformed JSON, unknown op or session, bad field, illegal move, oversized body, too
 // many sessions, game over) is {"error": "...", "status": N} with that HTTP status, and changes
