@@ -496,3 +496,27 @@ TEST_CASE("web api: other sessions are served between two steps of a review", "[
   const Json done = review_to_end(api, reviewed);
   CHECK(done.find("review")->find("plies")->as_array().size() == 9);
 }
+
+TEST_CASE("web api: cancel stops a review step in its search; a closed session is 404", "[web]") {
+  Api api(fast_config());
+  const std::string id = load_blunder_game(api);
+  REQUIRE(call(api, "review-start", session_body(id, R"("movetime":30)")).status == 200);
+  std::atomic<int> status{0};
+  std::thread step([&] { status = api.handle({"POST", "/api/review-step", session_body(id)}).status; });
+  // Cancel until the step, searching for 30 s, has answered: stopped in its search (200, its
+  // result dropped) or, had the cancel come first, refused (409).
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 2000 && status == 0; ++i) {
+    const Answer cancelled = call(api, "review-cancel", session_body(id));
+    REQUIRE(cancelled.status == 200);
+    CHECK_FALSE(cancelled.json.find("reviewing")->as_bool());
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  step.join();
+  CHECK((status == 200 || status == 409));
+  CHECK(call(api, "review", session_body(id)).status == 409);  // nothing finished, nothing running
+  CHECK(call(api, "review-step", session_body(id)).status == 409);
+  REQUIRE(call(api, "close", session_body(id)).status == 200);
+  CHECK(call(api, "review-start", session_body(id)).status == 404);
+  CHECK(call(api, "review", session_body(id)).status == 404);
+}

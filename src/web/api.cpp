@@ -362,6 +362,7 @@ struct Api::Impl {
   std::map<std::string, Session, std::less<>> sessions;
   std::mt19937_64 rng;
   std::string analysis_session;  // "" when no analysis runs
+  std::string review_session;    // the session whose review step is searching, "" when none
   std::uint64_t analysis_generation = 0;
 
   std::mutex engine_mutex;  // one search at a time; taken before `mutex`, never the other way
@@ -829,8 +830,13 @@ ApiResponse Api::Impl::op_review_step(const Json& body) {
   }
   if (!engine.set_option(option::kLevel, "full") || !engine.set_option(option::kMultiPv, "1"))
     return error_response(500, "the engine refused the review settings");
+  {
+    std::lock_guard lock(mutex);
+    review_session = f.id;  // review-cancel stops this search
+  }
   reviewer->step(engine);
   std::lock_guard lock(mutex);
+  review_session.clear();
   const auto it = sessions.find(f.id);
   if (it == sessions.end()) return error_response(404, "the session was closed during the review");
   Session& s = it->second;
@@ -846,6 +852,8 @@ ApiResponse Api::Impl::op_review_cancel(const Json& body) {
   const Found f = find_session(body);
   if (f.error) return *f.error;
   f.session->reviewer.reset();
+  // A step searching for this review ends now (its result is dropped): stop() never blocks.
+  if (review_session == f.id) engine.stop();
   return review_progress(f.id, *f.session);
 }
 
