@@ -17,7 +17,6 @@
 #include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 #include "damas/engine/options.h"
-#include "damas/review/graph.h"
 #include "damas/review/review.h"
 
 namespace damas::web {

@@ -471,7 +471,8 @@
       return;
     }
     DamasReviewGraph.draw($("review-graph"), r, state.cursor, selectReviewPly);
-    $("review-summary").textContent = sideText("White", r.white) + ". " + sideText("Black", r.black) + ".";
+    $("review-summary").textContent = `Here: ${r.evals[state.cursor].text}. ` + sideText("White", r.white) + ". " +
+                                      sideText("Black", r.black) + ".";
   }
 
   function setReviewing(on) {
