@@ -375,8 +375,10 @@
 
   async function gotoPly(ply) {
     if (!state || busy) return;
+    if (puzzle && ply > state.cursor) return;  // the moves ahead are the solution
     const s = await api("goto", { session: state.session, ply });
     update(s);
+    if (puzzle && s) puzzle.step = s.cursor;
     if (analysing) startAnalysis();
   }
 
