@@ -520,3 +520,53 @@ TEST_CASE("web api: cancel stops a review step in its search; a closed session i
   CHECK(call(api, "review-start", session_body(id)).status == 404);
   CHECK(call(api, "review", session_body(id)).status == 404);
 }
+
+TEST_CASE("web api: a game takes the seed or the FMJD-64 laws and is drawn by the ones it has",
+          "[web][laws]") {
+  Api api(fast_config());
+  CHECK(str(call(api, "new", "{}").json, "rules") == "seed");
+  CHECK(call(api, "new", "{\"rules\":\"fide\"}").status == 400);
+  CHECK(call(api, "new", "{\"rules\":7}").status == 400);
+  // Two kings against one: FMJD-64 7.2.8 ends the game after five moves each, the seed's laws do not.
+  for (const std::string rules : {"seed", "fmjd64"}) {
+    INFO(rules);
+    Answer a = call(api, "new", "{\"fen\":\"W:WK29,K32:BK10\",\"rules\":\"" + rules + "\"}");
+    REQUIRE(a.status == 200);
+    CHECK(str(a.json, "rules") == rules);
+    CHECK_THAT(str(a.json, "pdn"), Catch::Contains("[DrawRules \"" + rules + "\"]"));
+    const std::string id = str(a.json, "session");
+    // Quiet play: each side takes the first move that allows no capture and repeats no position.
+    std::vector<std::string> seen{str(a.json, "fen")};
+    for (int ply = 0; ply < 10; ++ply) {
+      REQUIRE_FALSE(a.json.find("result")->find("over")->as_bool());
+      bool played = false;
+      for (const Json& m : a.json.find("legal")->as_array()) {
+        const Answer next = call(api, "move", session_body(id, "\"move\":\"" + str(m, "text") + "\""));
+        REQUIRE(next.status == 200);
+        if (!next.json.find("must_capture")->as_bool() &&
+            std::find(seen.begin(), seen.end(), str(next.json, "fen")) == seen.end()) {
+          a = next;
+          seen.push_back(str(a.json, "fen"));
+          played = true;
+          break;
+        }
+        REQUIRE(call(api, "undo", session_body(id)).status == 200);
+      }
+      INFO(str(a.json, "fen") << " ply " << ply);
+      REQUIRE(played);
+    }
+    const Json& result = *a.json.find("result");
+    if (rules == "fmjd64") {
+      CHECK(result.find("over")->as_bool());
+      CHECK(str(result, "score") == "1-1");
+      CHECK_THAT(str(result, "reason"), Catch::Contains("7.2.8"));
+    } else {
+      CHECK_FALSE(result.find("over")->as_bool());
+    }
+  }
+  // A loaded game keeps its DrawRules tag unless the request names the laws.
+  const std::string pdn = "[DrawRules \"fmjd64\"]\n[FEN \"W:WK29,K32:BK4\"]\n1. 29-25 *\n";
+  CHECK(str(call(api, "load-pdn", "{\"pdn\":" + json_str(pdn).dump() + "}").json, "rules") == "fmjd64");
+  CHECK(str(call(api, "load-pdn", "{\"rules\":\"seed\",\"pdn\":" + json_str(pdn).dump() + "}").json,
+            "rules") == "seed");
+}

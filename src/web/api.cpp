@@ -73,6 +73,7 @@ std::string end_reason_text(const Game& g) {
   const Position& p = g.current();
   if (g.end_reason() == GameEndReason::NoLegalMove && p.pieces(p.side_to_move()) == 0)
     return "no pieces left";
+  if (g.end_reason() == GameEndReason::DrawLaw) return g.end_description();  // names the article
   return to_string(g.end_reason());
 }
 
@@ -143,6 +144,7 @@ Json state_json(const std::string& id, const Session& s) {
   j.set("level", json_str(s.level));
   j.set("human", json_str(color_name(s.human)));
   j.set("movetime", json_num(s.movetime));
+  j.set("rules", json_str(std::string(to_string(s.line.draw_rules()))));
   j.set("fen", json_str(to_fen(p)));
   j.set("fen_algebraic", json_str(to_fen(p, FenStyle::Algebraic)));
   j.set("side", json_str(color_name(p.side_to_move())));
@@ -251,6 +253,7 @@ Expected<double> number_field(const Json& body, std::string_view key, double fal
 
 struct GameSettings {
   Mode mode = Mode::TwoPlayers;
+  DrawRules rules = DrawRules::Seed;
   std::string level = "medium";
   Color human = Color::White;
   double movetime = 1.0;
@@ -275,6 +278,11 @@ Expected<GameSettings> parse_settings(const Json& body, double default_movetime)
   const Expected<double> movetime = number_field(body, "movetime", default_movetime, 0.01, 60);
   if (!movetime) return Error{movetime.error()};
   g.movetime = *movetime;
+  const Expected<std::string> rules = string_field(body, "rules", "seed");
+  if (!rules) return Error{rules.error()};
+  const std::optional<DrawRules> parsed = parse_draw_rules(*rules);
+  if (!parsed) return Error{"rules must be \"seed\" or \"fmjd64\""};
+  g.rules = *parsed;
   return g;
 }
 
@@ -496,6 +504,7 @@ struct Api::Impl {
     Position start;
     std::vector<Move> moves;
     std::string level;
+    DrawRules rules = DrawRules::Seed;
     double movetime = 1;
     std::uint64_t version = 0;
     bool over = false;
@@ -511,6 +520,7 @@ struct Api::Impl {
     return Snapshot{g.start(),
                     g.moves(),
                     s.level,
+                    s.line.draw_rules(),
                     s.movetime,
                     s.version,
                     g.over(),
@@ -522,6 +532,7 @@ struct Api::Impl {
   std::optional<SearchResult> search(const Snapshot& snap, std::string_view level, double seconds) {
     stop_analysis();
     if (!engine.set_option(option::kLevel, level) || !engine.set_option(option::kMultiPv, "1") ||
+        !engine.set_option(option::kDrawRules, to_string(snap.rules)) ||
         !engine.set_position(snap.start, snap.moves))
       return std::nullopt;
     SearchLimits limits;
@@ -598,7 +609,7 @@ ApiResponse Api::Impl::op_new(const Json& body) {
   const Expected<Position> start = parse_fen(*fen);
   if (!start) return error_response(422, "bad FEN: " + start.error());
   std::lock_guard lock(mutex);
-  return add_session(Game(*start), *settings);
+  return add_session(Game(*start, settings->rules), *settings);
 }
 
 ApiResponse Api::Impl::op_load_pdn(const Json& body) {
@@ -610,7 +621,11 @@ ApiResponse Api::Impl::op_load_pdn(const Json& body) {
   if (games.empty()) return error_response(422, "no game in the PDN text");
   if (!games.front()) return error_response(422, "bad PDN: " + games.front().error());
   if (games.front()->moves.size() > config.max_plies) return error_response(422, "the game is too long");
-  Game game(games.front()->start);
+  // The game's own DrawRules tag decides when the request names no law set.
+  DrawRules rules = settings->rules;
+  if (const std::optional<std::string> tag = games.front()->tag("DrawRules"); tag && !body.find("rules"))
+    if (const std::optional<DrawRules> tagged = parse_draw_rules(*tag)) rules = *tagged;
+  Game game(games.front()->start, rules);
   for (const Move& m : games.front()->moves)
     if (Status st = game.play(m); !st) return error_response(422, "bad PDN: " + st.error());
   std::lock_guard lock(mutex);
@@ -721,6 +736,7 @@ ApiResponse Api::Impl::op_analysis_start(const Json& body) {
   if (snap->over) return error_response(409, "the game is over: nothing to analyse");
   if (!engine.set_option(option::kLevel, "full") ||
       !engine.set_option(option::kMultiPv, std::to_string(static_cast<int>(*multipv))) ||
+      !engine.set_option(option::kDrawRules, to_string(snap->rules)) ||
       !engine.set_position(snap->start, snap->moves))
     return error_response(500, "the engine refused the position");
   std::uint64_t generation = 0;

@@ -267,6 +267,28 @@ await test("a two-player game to a draw by threefold repetition", async () => {
   expect((await page.textContent("#banner")) === "Draw (threefold repetition)", "banner");
 });
 
+await test("under lidraughts' laws (FMJD-64) two kings against one are drawn after five moves each", async () => {
+  await open("mode=two-players");
+  await page.selectOption("#rules", "fmjd64");
+  await idle();
+  expect((await page.textContent("#game-laws")) === "Laws: lidraughts (FMJD-64)", "header: " + (await page.textContent("#game-laws")));
+  await setFen("W:WKa1,Kg1:BKd6");
+  const moves = ["a1-b2", "d6-c7", "b2-a3", "c7-b8", "a3-b4", "b8-a7", "b4-a5", "a7-b8", "a5-b6", "b8-a7"];
+  for (const mv of moves) {
+    const [from, to] = mv.split("-");
+    await click(from);
+    await click(to);
+    await idle();
+  }
+  const s = await state();
+  expect(s.rules === "fmjd64" && s.result.over && s.result.reason.includes("7.2.8"), "result: " + JSON.stringify(s.result));
+  expect((await page.textContent("#banner")).startsWith("Draw (FMJD-64 7.2.8"), "banner: " + (await page.textContent("#banner")));
+  expect(s.pdn.includes('[DrawRules "fmjd64"]'), "PDN tag");
+  await page.selectOption("#rules", "seed");
+  await idle();
+  expect((await page.textContent("#game-laws")) === "Laws: seed (80 plies)", "header back to seed");
+});
+
 await test("the keyboard picks and drops pieces", async () => {
   await open("mode=two-players");
   await page.focus('[data-square="c3"]');

@@ -91,8 +91,10 @@
 
   function showMessage(text) { $("message").textContent = text; }
 
+  const RULES_NAMES = { seed: "seed (80 plies)", fmjd64: "lidraughts (FMJD-64)" };
+
   function settings() {
-    const s = { mode: $("mode").value, level: $("level").value, human: $("human").value };
+    const s = { mode: $("mode").value, level: $("level").value, human: $("human").value, rules: $("rules").value };
     const mt = Number(params.get("movetime"));
     if (mt > 0) s.movetime = mt;
     return s;
@@ -288,6 +290,8 @@
     $("fen").value = state.fen;
     $("mode").value = state.mode;
     $("level").value = state.level;
+    $("rules").value = state.rules;
+    $("game-laws").textContent = "Laws: " + RULES_NAMES[state.rules];
     $("human").value = state.human;
     $("computer-move").hidden = state.mode !== "computer";
     lineView = null;
@@ -766,6 +770,7 @@
     $("flip").addEventListener("click", () => { flipped = !flipped; buildBoard(); render(); });
     $("mode").addEventListener("change", () => newGame());
     $("level").addEventListener("change", () => newGame());
+    $("rules").addEventListener("change", () => newGame());
     $("human").addEventListener("change", () => {
       flipped = $("human").value === "black";
       buildBoard();
