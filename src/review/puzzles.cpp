@@ -37,8 +37,8 @@ std::optional<std::vector<Move>> winning_prefix(const Position& start, const std
   for (std::size_t k = 0; k < line.size() && k < max_plies; ++k) {
     p = p.after(line[k]);
     if (k % 2 != 0 || balance(p, solver) - base < 1) continue;
-    const bool replies = has_legal_move(p);
-    if (!replies) return std::vector<Move>(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    if (!has_legal_move(p))
+      return std::vector<Move>(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(k + 1));
     if (k + 1 < line.size() && balance(p.after(line[k + 1]), solver) - base >= 1)
       return std::vector<Move>(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(k + 1));
   }
@@ -46,7 +46,7 @@ std::optional<std::vector<Move>> winning_prefix(const Position& start, const std
 }
 
 // Whether `expected` is the only move of the position after `history` that keeps the gain: a
-// two-line search puts it first and the second line at least `margin` below.
+// two-line search puts it first and the second line at least `config.min_gain` below.
 bool only_winning_move(Engine& engine, const Position& start, const std::vector<Move>& history,
                        const Move& expected, const PuzzleConfig& config) {
   (void)engine.set_position(start, history);
