@@ -282,16 +282,17 @@ TEST_CASE("search: the counter of a law in reach is part of the table key, not f
           "[search][laws]") {
   const Position kings = fen("W:WK2,K5,K6:BK28");
   DrawCounters fresh, later;
-  later.plies = 12;
+  later.plies = 22;  // 7.2.4 ends the game in 8 plies
   CHECK(search_key(kings, DrawRules::Fmjd64, fresh) != search_key(kings, DrawRules::Fmjd64, later));
-  CHECK(search_key(kings, DrawRules::Fmjd64, fresh) != kings.key());
+  CHECK(search_key(kings, DrawRules::Fmjd64, later) != kings.key());
+  CHECK(search_key(kings, DrawRules::Fmjd64, fresh) == kings.key());  // 30 plies from its limit
   // The start position: no law fits, the key is the position's.
   CHECK(search_key(Position::start(), DrawRules::Fmjd64, later) == Position::start().key());
   // Seed laws: the 80-ply count is keyed once within the horizon of the limit.
   const Position early = Position::from_pieces(kings.pieces(Color::White), kings.pieces(Color::Black),
                                                kings.kings(), Color::White, 3);
   const Position late = Position::from_pieces(kings.pieces(Color::White), kings.pieces(Color::Black),
-                                              kings.kings(), Color::White, 40);
+                                              kings.kings(), Color::White, 72);
   CHECK(search_key(early, DrawRules::Seed, {}) == early.key());
   CHECK(search_key(late, DrawRules::Seed, {}) != late.key());
 }
