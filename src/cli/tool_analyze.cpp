@@ -69,6 +69,10 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine, const SearchLimits&
   }
   config.default_rules = parse_draw_rules(engine.options().get(option::kDrawRules)).value_or(DrawRules::Seed);
   config.squares = vm["algebraic"].as<bool>() ? PdnSquares::Algebraic : PdnSquares::Numeric;
+  if (Status s = check_output_option(vm, "out", "annotated PDN file"); !s) {
+    std::cerr << "damas analyze: " << s.error() << "\n";
+    return 2;
+  }
   std::ofstream out_file;
   const bool to_file = vm.count("out") != 0;
   if (to_file) {

@@ -13,6 +13,7 @@
 
 #include "damas/core/movegen.h"
 #include "damas/core/text_lines.h"
+#include "damas/core/file_check.h"
 #include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
@@ -153,7 +154,7 @@ Status Engine::Impl::load_eval_file(const std::string& path) {
   std::shared_ptr<const LearnedWeights> net =
       std::make_shared<const LearnedWeights>(builtin_learned_weights());
   if (!path.empty()) {
-    Expected<std::string> bytes = read_text_file(path, "evaluation file");
+    Expected<std::string> bytes = read_checked_file(path, "evaluation file", file_limit::kWeights);
     if (!bytes) return Error{bytes.error()};
     const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()),
                                              bytes->size());

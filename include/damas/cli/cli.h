@@ -43,6 +43,11 @@ Status apply_engine_options(const boost::program_options::variables_map& vm, Opt
 using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
 Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
 
+// The file named by the command-line option `name`, when given, may be written
+// (core/file_check.h: a regular file or a new one in an existing folder).
+Status check_output_option(const boost::program_options::variables_map& vm, const std::string& name,
+                           std::string_view what);
+
 // A data file shipped with damas (openings.txt, tactics.txt, ...): <exe>/../share/damas/<name>
 // when installed, else the source tree's bench/<name>.
 std::string data_file(std::string_view name);

@@ -17,11 +17,15 @@
 //   analysis     {session}              the latest lines (polling instead of the WebSocket)
 //   analysis-stop {session}
 //   close        {session}
+//   stats        {}                     the load: sessions, searches running and waiting, longest wait
 // Answers carry the session's state (position, FEN, legal moves, move list, result, PDN). A bad
 // request (malformed JSON, unknown op or session, bad field, illegal move, oversized body, too
 // many sessions, game over) is {"error": "...", "status": N} with that HTTP status, and changes
-// nothing. One Engine serves every session, one search at a time (memory stays bounded); a new
-// search stops a running analysis, whose sink then gets {"type": "stopped"}.
+// nothing. The sessions share a few engines through a SearchQueue (web/search_queue.h): at most
+// search_slots searches at once, the others waiting in arrival order, one per session; a search
+// that cannot start within queue_wait is answered 503 {"busy": true, ...}, a second search of a
+// session already waiting 429. An analysis holds a slot until a request waits for one; its sink
+// then gets {"type": "stopped"}.
 #pragma once
 
 #include <chrono>
@@ -50,11 +54,14 @@ struct ApiResponse {
 using Clock = std::chrono::steady_clock;
 
 struct ApiConfig {
-  std::size_t max_sessions = 32;
-  std::chrono::seconds idle_expiry{3600};  // a session unused this long may be dropped
+  std::size_t max_sessions = 1000;
+  std::chrono::seconds idle_expiry{3600};  // a session unused this long is dropped
   std::size_t max_body = 256 * 1024;       // bytes; larger bodies get 413
   std::size_t max_plies = 1000;            // per game
-  int hash_mib = 32;                       // the shared engine's table, unless set_engine_option changes it
+  int hash_mib = 16;                       // each engine's table, unless set_engine_option changes it
+  std::size_t search_slots = 0;            // searches at once (one engine each); 0 = the number of cores
+  std::chrono::milliseconds queue_wait{10000};  // longest wait for a slot before a busy answer
+  std::size_t max_waiting = 256;                // more waiting searches are refused at once
   double hint_seconds = 0.5;
   double default_move_seconds = 1.0;         // per computer move unless the game sets movetime
   std::function<Clock::time_point()> clock;  // empty = steady_clock::now (tests inject one)
@@ -71,7 +78,8 @@ class Api {
   Api(const Api&) = delete;
   Api& operator=(const Api&) = delete;
 
-  // Thread-safe; engine requests (hint, engine-move) block their caller for the search.
+  // Thread-safe; engine requests (hint, engine-move) block their caller while waiting for a slot and
+  // for the search.
   ApiResponse handle(const ApiRequest& request);
   void set_analysis_sink(AnalysisSink sink);  // set before requests arrive
   // An option of the registry (engine/options.h) for the shared engine, before requests arrive
@@ -79,6 +87,10 @@ class Api {
   Status set_engine_option(std::string_view name, std::string_view value);
   EgdbStatus egdb_status() const;  // of the engine the sessions share
   bool has_session(std::string_view id) const;
+  // Stops the session's analysis, if any, and waits for its end (its WebSocket closed).
+  void stop_analysis(const std::string& session);
+  // Drops the sessions idle for longer than idle_expiry (a timer of the server calls it); how many.
+  std::size_t expire_idle_sessions();
 
  private:
   struct Impl;
