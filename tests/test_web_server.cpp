@@ -71,7 +71,8 @@ ServerConfig test_config() {
   c.api.hash_mib = 4;
   c.api.max_body = 4096;
   c.api.default_move_seconds = 0.02;
-  c.read_timeout = std::chrono::seconds(5);
+  c.header_timeout = std::chrono::seconds(5);
+  c.body_timeout = std::chrono::seconds(5);
   return c;
 }
 

@@ -808,12 +808,22 @@ ApiResponse Api::Impl::op_stats(const Json&) {
 Api::Api(ApiConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
 Api::~Api() {
-  impl_->queue.close();
-  {
-    std::lock_guard lock(impl_->mutex);
-    for (auto& [generation, analysis] : impl_->analyses) impl_->request_stop(generation);
-  }
+  shut_down();
   for (const auto& engine : impl_->engines) engine->wait();
+}
+
+void Api::shut_down() {
+  impl_->queue.close();
+  std::lock_guard lock(impl_->mutex);
+  for (auto& [generation, analysis] : impl_->analyses) impl_->request_stop(generation);
+}
+
+std::size_t Api::search_capacity() const {
+  return impl_->queue.config().slots + impl_->queue.config().max_waiting;
+}
+
+bool Api::may_search(std::string_view target) {
+  return target == "/api/hint" || target == "/api/engine-move" || target == "/api/analysis-start";
 }
 
 void Api::set_analysis_sink(AnalysisSink sink) { impl_->sink = std::move(sink); }

@@ -89,6 +89,12 @@ class Api {
   bool has_session(std::string_view id) const;
   // Stops the session's analysis, if any, and waits for its end (its WebSocket closed).
   void stop_analysis(const std::string& session);
+  // Searches at once plus the requests that may wait for one: how many callers handle() may block.
+  std::size_t search_capacity() const;
+  // True for the operations that search (and so may wait in the queue): hint, engine-move, analysis-start.
+  static bool may_search(std::string_view target);
+  // Refuses every waiting and later search and stops the analyses (the server is stopping).
+  void shut_down();
   // Drops the sessions idle for longer than idle_expiry (a timer of the server calls it); how many.
   std::size_t expire_idle_sessions();
 
