@@ -5,6 +5,7 @@
 
 #include "damas/cli/cli.h"
 #include "damas/core/file_check.h"
+#include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
 
@@ -44,8 +45,11 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
 }
 
 Status apply_engine_options(const po::variables_map& vm, Options& options) {
-  return apply_engine_options(
-      vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+  if (Status s = apply_engine_options(
+          vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+      !s)
+    return s;
+  return check_option_files(options);
 }
 
 Status check_output_option(const po::variables_map& vm, const std::string& name, std::string_view what) {
