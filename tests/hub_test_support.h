@@ -442,7 +442,8 @@ inline std::vector<HostileLine> hostile_lines() {
       {"set-param name=eval-file value=/dev/zero", 1, "eval-file /dev/zero (endless)"},
       {"set-param name=eval-file value=/dev/urandom", 1, "eval-file /dev/urandom (endless)"},
       {"set-param name=eval-file value=/", 1, "eval-file naming a directory"},
-      {"set-param name=eval-file value=" + std::string(5000, 'y'), 1, "eval-file of 5000 y's (name too long)"},
+      {"set-param name=eval-file value=" + std::string(5000, 'y'), 1,
+       "eval-file of 5000 y's (name too long)"},
       {"set-param name=eval-file value=/no/such/file", 1, "eval-file that does not exist"},
       {"pos start", 0, "back to normal"},
   };

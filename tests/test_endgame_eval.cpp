@@ -13,8 +13,8 @@ using damas::testing::fen;
 
 TEST_CASE("endgame: a lone king against two or more pieces with a king is its own ending", "[endgame]") {
   CHECK(is_lone_king_ending(fen("W:WK1,K2,K3:BK30")));
-  CHECK(is_lone_king_ending(fen("B:WK30:B5,K9")));        // either colour, either side to move
-  CHECK(is_lone_king_ending(fen("W:WK1,10:BK30")));       // a king and a man
+  CHECK(is_lone_king_ending(fen("B:WK30:B5,K9")));           // either colour, either side to move
+  CHECK(is_lone_king_ending(fen("W:WK1,10:BK30")));          // a king and a man
   CHECK_FALSE(is_lone_king_ending(fen("W:W9,10,11:BK30")));  // no king against it
   CHECK_FALSE(is_lone_king_ending(fen("W:WK1:BK30")));       // one piece only
   CHECK_FALSE(is_lone_king_ending(fen("W:WK1,K2:B30")));     // a man, not a king
@@ -29,7 +29,8 @@ TEST_CASE("endgame: three kings win only while the long diagonal is theirs", "[e
   CHECK(held_by_three > 500);
   // The same from the lone king's side, and with the colours swapped (180 degrees).
   CHECK(evaluate_lone_king_ending(fen("B:WK1,K3,K22:BK30")) < -500);
-  CHECK(evaluate_lone_king_ending(fen("B:WK3,K11,K32:BK9")) == evaluate_lone_king_ending(fen("W:WK24:BK1,K22,K30")));
+  CHECK(evaluate_lone_king_ending(fen("B:WK3,K11,K32:BK9")) ==
+        evaluate_lone_king_ending(fen("W:WK24:BK1,K22,K30")));
   // Two kings against one draw; four win anyway.
   CHECK(std::abs(evaluate_lone_king_ending(fen("W:WK1,K3:BK30"))) < 150);
   CHECK(evaluate_lone_king_ending(fen("W:WK1,K2,K3,K4:BK22")) > 500);
@@ -53,6 +54,7 @@ TEST_CASE("endgame: three kings against one are won inside the FMJD-64 count wit
       REQUIRE(game.play(engine.search(limits).best));
     }
     INFO(game.to_pdn());
-    CHECK(game.result() == (fen(start).side_to_move() == Color::White ? GameResult::WhiteWins : GameResult::BlackWins));
+    CHECK(game.result() ==
+          (fen(start).side_to_move() == Color::White ? GameResult::WhiteWins : GameResult::BlackWins));
   }
 }

@@ -38,7 +38,9 @@ struct Scratch {
   std::string path(const char* name) const { return (dir / name).string(); }
 };
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // Runs the damas binary with these arguments (and a time limit: a hang is a failure), its output.
 struct Run {
@@ -46,7 +48,8 @@ struct Run {
   std::string output;
 };
 Run run_damas(const std::string& arguments) {
-  const std::string command = "timeout 60 " + std::string(DAMAS_BINARY) + " " + arguments + " 2>&1 </dev/null";
+  const std::string command =
+      "timeout 60 " + std::string(DAMAS_BINARY) + " " + arguments + " 2>&1 </dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe);
   std::string output;
@@ -117,16 +120,16 @@ TEST_CASE("file check: directories and output files", "[file]") {
 TEST_CASE("file check: the engine's path options refuse hostile paths and keep their value", "[file]") {
   const Scratch s;
   Engine engine;
-  for (const std::string& bad : {std::string("/dev/zero"), s.path("fifo"), s.dir.string(), s.path("big.bin"),
-                                 std::string(300, 'x')}) {
+  for (const std::string& bad :
+       {std::string("/dev/zero"), s.path("fifo"), s.dir.string(), s.path("big.bin"), std::string(300, 'x')}) {
     INFO(bad.substr(0, 80));
     const Status st = engine.set_option(option::kEvalFile, bad);
     REQUIRE_FALSE(st.has_value());
     CHECK(contains(st.error(), "evaluation file"));
     CHECK(engine.options().get(option::kEvalFile).empty());
   }
-  for (const std::string& bad : {std::string("/dev/zero"), s.path("small.txt"), std::string(300, 'x'),
-                                 s.path("missing")}) {
+  for (const std::string& bad :
+       {std::string("/dev/zero"), s.path("small.txt"), std::string(300, 'x'), s.path("missing")}) {
     INFO(bad.substr(0, 80));
     const Status st = engine.set_option(option::kEgdbPath, bad);
     REQUIRE_FALSE(st.has_value());
@@ -135,7 +138,8 @@ TEST_CASE("file check: the engine's path options refuse hostile paths and keep t
   CHECK(engine.set_option(option::kEgdbPath, "none").has_value());
 }
 
-TEST_CASE("file check: every command taking a path refuses a hostile one with one clear error", "[file][pipe]") {
+TEST_CASE("file check: every command taking a path refuses a hostile one with one clear error",
+          "[file][pipe]") {
   const Scratch s;
   const std::string fifo = s.path("fifo");
   const std::string dir = s.dir.string();
@@ -166,7 +170,8 @@ TEST_CASE("file check: every command taking a path refuses a hostile one with on
       {"dxp --pdn /dev/zero", "--pdn: PDN file"},
       {"match -engine cmd=/bin/true -engine cmd=/bin/true -each depth=1 -openings file=/dev/zero",
        "openings file /dev/zero"},
-      {"match -engine cmd=/bin/true -engine cmd=/bin/true -each depth=1 -pdnout /dev/zero", "PDN file /dev/zero"},
+      {"match -engine cmd=/bin/true -engine cmd=/bin/true -each depth=1 -pdnout /dev/zero",
+       "PDN file /dev/zero"},
       {"serve --port 0 --eval-file /dev/zero", "evaluation file /dev/zero"},
       {"hub --eval-file " + fifo, "not a regular file (a pipe)"},
   };

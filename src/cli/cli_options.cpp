@@ -54,7 +54,8 @@ Status apply_engine_options(const po::variables_map& vm, Options& options) {
 
 Status check_output_option(const po::variables_map& vm, const std::string& name, std::string_view what) {
   if (!vm.count(name) || vm[name].as<std::string>().empty()) return Ok{};  // absent or "": no file
-  if (Status s = check_output_file(vm[name].as<std::string>(), what); !s) return Error{"--" + name + ": " + s.error()};
+  if (Status s = check_output_file(vm[name].as<std::string>(), what); !s)
+    return Error{"--" + name + ": " + s.error()};
   return Ok{};
 }
 

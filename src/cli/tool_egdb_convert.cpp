@@ -7,9 +7,9 @@
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <random>
@@ -79,7 +79,8 @@ std::vector<Task> sample(const egdb::Database& db, int from, int to, int count, 
     const int n = counts[rng() % counts.size()];
     std::discrete_distribution<std::size_t> pick(sizes[n].begin(), sizes[n].end());
     const egdb::SliceIndex index(slices[n][pick(rng)]);
-    const std::optional<Position> p = index.position_of(rng() % index.size(), rng() % 2 ? Color::White : Color::Black);
+    const std::optional<Position> p =
+        index.position_of(rng() % index.size(), rng() % 2 ? Color::White : Color::Black);
     if (!p || has_capture(*p)) continue;
     const std::optional<egdb::Value> v = db.probe(*p);
     if (!v || v->wdl != egdb::Wdl::Win) continue;
@@ -91,7 +92,8 @@ std::vector<Task> sample(const egdb::Database& db, int from, int to, int count, 
   return tasks;
 }
 
-Outcome play_out(const Task& task, Engine& winner, Engine& defender, const SearchLimits& limits, DrawRules rules) {
+Outcome play_out(const Task& task, Engine& winner, Engine& defender, const SearchLimits& limits,
+                 DrawRules rules) {
   constexpr int kMaxPlies = 400;  // adjudicated a draw (the laws end king endings long before)
   Game game(task.start, rules);
   winner.new_game();
@@ -134,17 +136,21 @@ int egdb_convert_main(const Args& args) {
       "seed", po::value<std::uint64_t>()->default_value(1), "random seed of the positions")(
       "group", po::value<std::string>()->default_value(""),
       "only this material group, e.g. \"KKK v K, off the long diagonal\" (the winner's pieces first)")(
-      "positions", po::value<std::string>(), "play these positions (FEN | group lines) instead of drawing them")(
+      "positions", po::value<std::string>(),
+      "play these positions (FEN | group lines) instead of drawing them")(
       "save", po::value<std::string>(), "write the positions played (FEN | group, win in N)")(
-      "depth", po::value<int>(), "search depth per move")("movetime", po::value<double>(), "seconds per move")(
+      "depth", po::value<int>(), "search depth per move")("movetime", po::value<double>(),
+                                                          "seconds per move")(
       "draw-rules", po::value<std::string>()->default_value("seed"),
       "the referee's draw laws and the engines' (seed or fmjd64); positions are won inside them")(
       "engine", po::value<std::string>()->default_value(""),
       "options of both engines (name=value ...), e.g. \"egdb-path=none\"")(
-      "defender", po::value<std::string>()->default_value(""), "options of the losing side's engine, after --engine")(
+      "defender", po::value<std::string>()->default_value(""),
+      "options of the losing side's engine, after --engine")(
       "concurrency", po::value<int>()->default_value(1), "games played at once");
   po::variables_map vm;
-  if (const std::optional<int> exit_code = parse_command_line("egdb convert", args, desc, vm)) return *exit_code;
+  if (const std::optional<int> exit_code = parse_command_line("egdb convert", args, desc, vm))
+    return *exit_code;
   const auto fail = [](const std::string& message, int code) {
     std::cerr << "damas egdb convert: " << message << "\n";
     return code;
@@ -171,16 +177,20 @@ int egdb_convert_main(const Args& args) {
 
   std::vector<Task> tasks;
   if (vm.count("positions")) {
-    Expected<std::vector<Opening>> list = load_openings(vm["positions"].as<std::string>(), OpeningFormat::Fen);
+    Expected<std::vector<Opening>> list =
+        load_openings(vm["positions"].as<std::string>(), OpeningFormat::Fen);
     if (!list) return fail(list.error(), 2);
-    for (const Opening& o : *list) tasks.push_back(Task{o.position(), o.name.empty() ? material_group(o.position()) : o.name, 0});
+    for (const Opening& o : *list)
+      tasks.push_back(Task{o.position(), o.name.empty() ? material_group(o.position()) : o.name, 0});
   } else {
     const int pieces = vm["pieces"].as<int>();
     const int from = vm["from-pieces"].as<int>() ? vm["from-pieces"].as<int>() : pieces;
-    if (from < 3 || pieces > 8 || from > pieces) return fail("pieces must satisfy 3 <= --from-pieces <= --pieces <= 8", 2);
+    if (from < 3 || pieces > 8 || from > pieces)
+      return fail("pieces must satisfy 3 <= --from-pieces <= --pieces <= 8", 2);
     std::string dir = vm["dir"].as<std::string>();
     if (dir.empty()) dir = egdb::find_databases(egdb::Places::of_process(), pieces).dir;
-    if (dir.empty()) return fail("no endgame databases found (give --dir, or build them: damas egdb build)", 1);
+    if (dir.empty())
+      return fail("no endgame databases found (give --dir, or build them: damas egdb build)", 1);
     const auto db = egdb::Database::open(dir, pieces);
     if (!db || (*db)->max_pieces() < pieces)
       return fail(db ? dir + " does not hold " + std::to_string(pieces) + " pieces" : db.error(), 1);
@@ -191,8 +201,8 @@ int egdb_convert_main(const Args& args) {
   if (vm.count("save")) {
     std::ofstream out(vm["save"].as<std::string>());
     for (const Task& t : tasks)
-      out << to_fen(t.start) << " | " << t.group << (t.distance ? ", win in " + std::to_string(t.distance) : "")
-          << "\n";
+      out << to_fen(t.start) << " | " << t.group
+          << (t.distance ? ", win in " + std::to_string(t.distance) : "") << "\n";
     if (!out) return fail("cannot write " + vm["save"].as<std::string>(), 1);
   }
 
@@ -253,7 +263,8 @@ int egdb_convert_main(const Args& args) {
     std::printf("%-44s %4d/%-4d %6.1f%%\n", group.c_str(), counts.first, counts.second,
                 100.0 * counts.first / counts.second);
   std::printf("converted %d of %zu positions won inside the %s laws (mean %.1f plies)\n", won, tasks.size(),
-              to_string(*rules).data(), tasks.empty() ? 0.0 : static_cast<double>(plies) / static_cast<double>(tasks.size()));
+              to_string(*rules).data(),
+              tasks.empty() ? 0.0 : static_cast<double>(plies) / static_cast<double>(tasks.size()));
   return won == static_cast<int>(tasks.size()) ? 0 : 1;
 }
 
@@ -263,7 +274,8 @@ int egdb_convert_main(const Args& args) {
 // database value: a win in d plies kEndingWin - kEndingPerPly * d (at least kEndingWinFloor),
 // a draw 0, a loss the negative.
 int egdb_ending_data_main(const Args& args) {
-  po::options_description desc("damas egdb ending-data --out F [--dir D] [--pieces N] [--per-slice K] [--seed S]");
+  po::options_description desc(
+      "damas egdb ending-data --out F [--dir D] [--pieces N] [--per-slice K] [--seed S]");
   desc.add_options()("help,h", "show this help")("out,o", po::value<std::string>()->required(),
                                                  "training-data file to write (core/training_data.h)")(
       "dir", po::value<std::string>()->default_value(""), "databases (default: those the engine finds)")(
@@ -274,7 +286,8 @@ int egdb_ending_data_main(const Args& args) {
       "weight", po::value<std::vector<std::string>>()->composing(),
       "SLICE=K: every position of that slice, K times (e.g. wm0wk3bm0bk1=3: the ending that needs it)");
   po::variables_map vm;
-  if (const std::optional<int> exit_code = parse_command_line("egdb ending-data", args, desc, vm)) return *exit_code;
+  if (const std::optional<int> exit_code = parse_command_line("egdb ending-data", args, desc, vm))
+    return *exit_code;
   std::map<std::string, int> weights;
   if (vm.count("weight"))
     for (const std::string& w : vm["weight"].as<std::vector<std::string>>()) {
@@ -314,16 +327,19 @@ int egdb_ending_data_main(const Args& args) {
         r.position = *p;
         r.score = v->wdl == egdb::Wdl::Win ? win : v->wdl == egdb::Wdl::Loss ? -win : 0;
         const bool white_wins = (v->wdl == egdb::Wdl::Win) == (stm == Color::White);
-        r.result = v->wdl == egdb::Wdl::Draw ? GameResult::Draw : white_wins ? GameResult::WhiteWins : GameResult::BlackWins;
+        r.result = v->wdl == egdb::Wdl::Draw ? GameResult::Draw
+                   : white_wins              ? GameResult::WhiteWins
+                                             : GameResult::BlackWins;
         slice.push_back(r);
       }
       std::shuffle(slice.begin(), slice.end(), rng);
       const auto weight = weights.find(egdb::slice_name(m));
       if (weight == weights.end() && slice.size() > per_slice) slice.resize(per_slice);
       const std::vector<TrainingRecord> once = slice;
-      for (int k = 1; weight != weights.end() && k < weight->second; ++k) slice.insert(slice.end(), once.begin(), once.end());
-      std::printf("%s %s to move: %zu positions\n", egdb::slice_name(m).c_str(), stm == Color::White ? "White" : "Black",
-                  slice.size());
+      for (int k = 1; weight != weights.end() && k < weight->second; ++k)
+        slice.insert(slice.end(), once.begin(), once.end());
+      std::printf("%s %s to move: %zu positions\n", egdb::slice_name(m).c_str(),
+                  stm == Color::White ? "White" : "Black", slice.size());
       records.insert(records.end(), slice.begin(), slice.end());
     }
   }

@@ -39,9 +39,15 @@ Expected<web::ServerConfig> server_config(const po::variables_map& vm) {
     double lo, hi;
   };
   static constexpr Range kRanges[] = {
-      {"port", 0, 65535},         {"max-sessions", 1, 100000},  {"session-idle", 1, 604800},
-      {"searches", 0, 1024},      {"queue-wait", 0.001, 600},   {"max-waiting", 1, 10000},
-      {"max-connections", 8, 100000}, {"header-timeout", 0.01, 3600}, {"body-timeout", 0.01, 3600},
+      {"port", 0, 65535},
+      {"max-sessions", 1, 100000},
+      {"session-idle", 1, 604800},
+      {"searches", 0, 1024},
+      {"queue-wait", 0.001, 600},
+      {"max-waiting", 1, 10000},
+      {"max-connections", 8, 100000},
+      {"header-timeout", 0.01, 3600},
+      {"body-timeout", 0.01, 3600},
       {"move-time", 0.01, 60},
   };
   std::map<std::string, double> v;
@@ -71,9 +77,12 @@ int serve_main(const Args& args) {
   desc.add_options()("help,h", "show this help")("host", po::value<std::string>()->default_value("127.0.0.1"),
                                                  "address to listen on (loopback by default)")(
       "port", po::value<int>()->default_value(8080), "TCP port; 0 = any free port (printed at start)")(
-      "move-time", po::value<double>()->default_value(1.0), "seconds per computer move (levels may use less)");
-  po::options_description limits("limits (a busy or attacked server answers 503 or closes, and keeps serving)");
-  limits.add_options()("max-sessions", po::value<int>()->default_value(1000), "games kept at once (1..100000)")(
+      "move-time", po::value<double>()->default_value(1.0),
+      "seconds per computer move (levels may use less)");
+  po::options_description limits(
+      "limits (a busy or attacked server answers 503 or closes, and keeps serving)");
+  limits.add_options()("max-sessions", po::value<int>()->default_value(1000),
+                       "games kept at once (1..100000)")(
       "session-idle", po::value<double>()->default_value(3600),
       "seconds after which an unused game is dropped (1..604800)")(
       "searches", po::value<int>()->default_value(0),
@@ -81,14 +90,16 @@ int serve_main(const Args& args) {
       "queue-wait", po::value<double>()->default_value(10),
       "seconds a request may wait for its search before a busy answer (0.001..600)")(
       "max-waiting", po::value<int>()->default_value(128), "searches that may wait at once (1..10000)")(
-      "max-connections", po::value<int>()->default_value(512), "HTTP and WebSocket connections at once (8..100000)")(
+      "max-connections", po::value<int>()->default_value(512),
+      "HTTP and WebSocket connections at once (8..100000)")(
       "header-timeout", po::value<double>()->default_value(10),
       "seconds a client has to send a request header (0.01..3600)")(
       "body-timeout", po::value<double>()->default_value(30),
       "seconds a client has to send a request body (0.01..3600)");
   desc.add(limits);
   po::options_description engine_desc(
-      "options of the engines the games share (the Hub parameters' names; hash, per engine, is 16 unless set; "
+      "options of the engines the games share (the Hub parameters' names; hash, per engine, is 16 unless "
+      "set; "
       "level and multipv are chosen per game and per analysis)");
   add_engine_options(engine_desc);
   desc.add(engine_desc);

@@ -10,23 +10,22 @@
 namespace damas {
 namespace {
 
-std::string named(std::string_view what, const std::string& path) {
-  return std::string(what) + " " + path;
-}
+std::string named(std::string_view what, const std::string& path) { return std::string(what) + " " + path; }
 
 std::string system_error(int code) { return std::strerror(code); }
 
-std::string too_large(std::string_view what, const std::string& path, std::uintmax_t size, std::uintmax_t max) {
-  return named(what, path) + ": " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max) +
-         " bytes";
+std::string too_large(std::string_view what, const std::string& path, std::uintmax_t size,
+                      std::uintmax_t max) {
+  return named(what, path) + ": " + std::to_string(size) + " bytes, over the limit of " +
+         std::to_string(max) + " bytes";
 }
 
 std::string not_regular(std::string_view what, const std::string& path, const struct stat& st) {
-  const char* kind = S_ISDIR(st.st_mode)                            ? "a directory"
-                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)   ? "a device"
-                     : S_ISFIFO(st.st_mode)                         ? "a pipe"
-                     : S_ISSOCK(st.st_mode)                         ? "a socket"
-                                                                    : "not a plain file";
+  const char* kind = S_ISDIR(st.st_mode)                          ? "a directory"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                     : S_ISFIFO(st.st_mode)                       ? "a pipe"
+                     : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                                  : "not a plain file";
   return named(what, path) + ": not a regular file (" + kind + ")";
 }
 
@@ -52,7 +51,8 @@ Status read_into(const std::string& path, std::string_view what, std::uintmax_t 
   const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.get() < 0) return Error{"cannot open " + named(what, path) + ": " + system_error(errno)};
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return Error{"cannot read " + named(what, path) + ": " + system_error(errno)};
+  if (::fstat(fd.get(), &st) != 0)
+    return Error{"cannot read " + named(what, path) + ": " + system_error(errno)};
   if (!S_ISREG(st.st_mode)) return Error{not_regular(what, path, st)};
   const auto size = static_cast<std::uintmax_t>(st.st_size);
   if (size > max_bytes) return Error{too_large(what, path, size, max_bytes)};
@@ -76,7 +76,8 @@ Status read_into(const std::string& path, std::string_view what, std::uintmax_t 
 
 Status check_regular_file(const std::string& path, std::string_view what, std::uintmax_t max_bytes) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return Error{"cannot open " + named(what, path) + ": " + system_error(errno)};
+  if (::stat(path.c_str(), &st) != 0)
+    return Error{"cannot open " + named(what, path) + ": " + system_error(errno)};
   if (!S_ISREG(st.st_mode)) return Error{not_regular(what, path, st)};
   if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
     return Error{too_large(what, path, static_cast<std::uintmax_t>(st.st_size), max_bytes)};
@@ -105,7 +106,8 @@ Status check_output_file(const std::string& path, std::string_view what) {
   return Ok{};
 }
 
-Expected<std::string> read_checked_file(const std::string& path, std::string_view what, std::uintmax_t max_bytes) {
+Expected<std::string> read_checked_file(const std::string& path, std::string_view what,
+                                        std::uintmax_t max_bytes) {
   std::string text;
   if (Status s = read_into(path, what, max_bytes, text); !s) return Error{s.error()};
   return text;

@@ -77,7 +77,8 @@ class LawCheck {
 bool wins_inside_laws(const Database& db, const Position& p, DrawRules rules, const DrawCounters& counters) {
   const std::optional<Value> v = db.probe(p);
   if (!v || v->wdl != Wdl::Win) return false;
-  if (rules == DrawRules::Fmjd64 ? fmjd64_drawn(p, counters) : p.reversible_plies() >= rules::kNoProgressDrawPlies)
+  if (rules == DrawRules::Fmjd64 ? fmjd64_drawn(p, counters)
+                                 : p.reversible_plies() >= rules::kNoProgressDrawPlies)
     return false;
   return LawCheck(db, rules).winner_wins(p, counters, v->plies);
 }

@@ -11,9 +11,9 @@
 #include <span>
 #include <thread>
 
+#include "damas/core/file_check.h"
 #include "damas/core/movegen.h"
 #include "damas/core/text_lines.h"
-#include "damas/core/file_check.h"
 #include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/eval/eval.h"
@@ -161,7 +161,8 @@ Expected<EvalFile> read_eval_file(const std::string& path) {
   if (path.empty()) return e;
   Expected<std::string> bytes = read_checked_file(path, "evaluation file", file_limit::kWeights);
   if (!bytes) return Error{bytes.error()};
-  const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size());
+  const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()),
+                                           bytes->size());
   if (is_learned_weights(raw)) {
     Expected<LearnedWeights> loaded = parse_learned_weights(raw, path);
     if (!loaded) return Error{loaded.error()};

@@ -14,7 +14,8 @@ Score evaluate_lone_king_ending(const Position& p) { return evaluate_learned(p, 
 const LearnedWeights& builtin_ending_weights() {
   // Checked by tests/test_endgame_eval.cpp; an unreadable embedded file would be a build defect.
   static const LearnedWeights kWeights = [] {
-    Expected<LearnedWeights> w = parse_learned_weights(builtin_ending_weights_file(), "built-in ending weights");
+    Expected<LearnedWeights> w =
+        parse_learned_weights(builtin_ending_weights_file(), "built-in ending weights");
     return w ? *w : LearnedWeights{};
   }();
   return kWeights;

@@ -248,7 +248,8 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
 }
 
 Expected<LearnedWeights> load_learned_weights(const std::string& path) {
-  const Expected<std::vector<unsigned char>> bytes = read_checked_bytes(path, "learned weights", file_limit::kWeights);
+  const Expected<std::vector<unsigned char>> bytes =
+      read_checked_bytes(path, "learned weights", file_limit::kWeights);
   if (!bytes) return Error{bytes.error()};
   return parse_learned_weights(*bytes, path);
 }

@@ -368,7 +368,8 @@ struct Api::Impl {
     s.movetime = settings.movetime;
     expire_sessions();
     if (sessions.size() >= config.max_sessions)
-      return error_response(503, "too many games at once on this server (" + std::to_string(config.max_sessions) +
+      return error_response(503, "too many games at once on this server (" +
+                                     std::to_string(config.max_sessions) +
                                      "); close one or try again when idle ones have expired");
     s.last_used = config.clock();
     std::string id = new_id();
@@ -450,7 +451,8 @@ struct Api::Impl {
     {
       std::lock_guard lock(mutex);
       analyses.erase(generation);
-      if (const auto it = sessions.find(id); it != sessions.end() && it->second.analysis_generation == generation) {
+      if (const auto it = sessions.find(id);
+          it != sessions.end() && it->second.analysis_generation == generation) {
         it->second.analysing = false;
         it->second.analysis_generation = 0;
       }
@@ -721,7 +723,8 @@ ApiResponse Api::Impl::start_analysis(const std::string& id, int multipv) {
   const std::optional<Snapshot> snap = snapshot(id);
   if (!snap) return error_response(404, "the session was closed while waiting");
   if (snap->over) return error_response(409, "the game is over: nothing to analyse");
-  if (!engine.set_option(option::kLevel, "full") || !engine.set_option(option::kMultiPv, std::to_string(multipv)) ||
+  if (!engine.set_option(option::kLevel, "full") ||
+      !engine.set_option(option::kMultiPv, std::to_string(multipv)) ||
       !engine.set_position(snap->start, snap->moves))
     return error_response(500, "the engine refused the position");
   const Position root = engine.position();

@@ -56,7 +56,8 @@ struct SearchQueue::Impl {
   bool session_busy(const std::string& session) const {
     for (const Slot& s : slots)
       if (s.busy && s.session == session) return true;
-    return std::any_of(waiting.begin(), waiting.end(), [&](const Waiter* w) { return w->session == session; });
+    return std::any_of(waiting.begin(), waiting.end(),
+                       [&](const Waiter* w) { return w->session == session; });
   }
 
   QueueTicket refuse(QueueRefusal why, std::string message) {
@@ -132,7 +133,8 @@ QueueTicket SearchQueue::acquire(const std::string& session) {
     }
     if (q.changed.wait_until(lock, deadline) == std::cv_status::timeout && !me.granted) break;
   }
-  const auto waited = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - arrived);
+  const auto waited =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - arrived);
   q.stats.longest_wait = std::max(q.stats.longest_wait, waited);
   if (me.granted) return QueueTicket{SearchLease(this, *me.granted), QueueRefusal::Busy, ""};
   q.waiting.erase(std::find(q.waiting.begin(), q.waiting.end(), &me));
@@ -175,8 +177,8 @@ QueueStats SearchQueue::stats() const {
   std::lock_guard lock(impl_->mutex);
   QueueStats s = impl_->stats;
   s.waiting = impl_->waiting.size();
-  s.running = static_cast<std::size_t>(
-      std::count_if(impl_->slots.begin(), impl_->slots.end(), [](const Impl::Slot& slot) { return slot.busy; }));
+  s.running = static_cast<std::size_t>(std::count_if(impl_->slots.begin(), impl_->slots.end(),
+                                                     [](const Impl::Slot& slot) { return slot.busy; }));
   return s;
 }
 

@@ -125,8 +125,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       if (ec) return self->closed();
       self->buffer_.consume(self->buffer_.size());  // the client has nothing to say
       if (self->over_rate()) {
-        self->ws_.async_close(websocket::close_reason(websocket::close_code::policy_error, "too many messages"),
-                              [self](beast::error_code) { self->closed(); });
+        self->ws_.async_close(
+            websocket::close_reason(websocket::close_code::policy_error, "too many messages"),
+            [self](beast::error_code) { self->closed(); });
         return;
       }
       self->read();
@@ -155,12 +156,13 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void write() {
     writing_ = true;
     ws_.text(true);
-    ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      self->writing_ = false;
-      if (ec) return self->closed();
-      self->queue_.pop_front();
-      if (!self->queue_.empty()) self->write();
-    });
+    ws_.async_write(asio::buffer(queue_.front()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->writing_ = false;
+                      if (ec) return self->closed();
+                      self->queue_.pop_front();
+                      if (!self->queue_.empty()) self->write();
+                    });
   }
 
   websocket::stream<beast::tcp_stream> ws_;
@@ -207,12 +209,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     parser_->header_limit(kHeaderLimit);
     reading_since_ = std::chrono::steady_clock::now();
     stream_.expires_after(shared_.config.header_timeout);
-    http::async_read_header(stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->on_read(ec);
-      self->stream_.expires_after(self->shared_.config.body_timeout);
-      http::async_read(self->stream_, self->buffer_, *self->parser_,
-                       [self](beast::error_code body_ec, std::size_t) { self->on_read(body_ec); });
-    });
+    http::async_read_header(
+        stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+          if (ec) return self->on_read(ec);
+          self->stream_.expires_after(self->shared_.config.body_timeout);
+          http::async_read(self->stream_, self->buffer_, *self->parser_,
+                           [self](beast::error_code body_ec, std::size_t) { self->on_read(body_ec); });
+        });
   }
 
  private:
@@ -319,7 +322,8 @@ struct Server::Impl {
   }
 
   Shared shared() {
-    return Shared{config, api, hub, quick_pool, search_pool, api.search_capacity(), searches_in_flight, connections};
+    return Shared{config,     api, hub, quick_pool, search_pool, api.search_capacity(), searches_in_flight,
+                  connections};
   }
 
   void accept() {
@@ -347,7 +351,8 @@ struct Server::Impl {
     std::erase_if(readers, [](const std::weak_ptr<HttpSession>& w) { return w.expired(); });
     std::shared_ptr<HttpSession> slowest;
     for (const auto& w : readers)
-      if (const auto s = w.lock(); s && s->reading_since() && (!slowest || *s->reading_since() < *slowest->reading_since()))
+      if (const auto s = w.lock();
+          s && s->reading_since() && (!slowest || *s->reading_since() < *slowest->reading_since()))
         slowest = s;
     if (!slowest) return false;
     slowest->drop();

@@ -16,8 +16,8 @@ namespace damas {
 // Size limits of the files damas reads, in bytes: generous for real files, small enough that a
 // wrong path cannot fill the memory.
 namespace file_limit {
-inline constexpr std::uintmax_t kText = std::uintmax_t{256} << 20;          // PDN, openings, tactics, text weights
-inline constexpr std::uintmax_t kWeights = std::uintmax_t{64} << 20;        // learned-weights files
+inline constexpr std::uintmax_t kText = std::uintmax_t{256} << 20;    // PDN, openings, tactics, text weights
+inline constexpr std::uintmax_t kWeights = std::uintmax_t{64} << 20;  // learned-weights files
 inline constexpr std::uintmax_t kTrainingData = std::uintmax_t{16} << 30;   // datagen output
 inline constexpr std::uintmax_t kDatabaseSlice = std::uintmax_t{16} << 30;  // one endgame-database file
 }  // namespace file_limit
@@ -34,7 +34,8 @@ Status check_output_file(const std::string& path, std::string_view what);
 
 // The whole file after check_regular_file; never reads more than max_bytes (a file that grows
 // while being read is refused too).
-Expected<std::string> read_checked_file(const std::string& path, std::string_view what, std::uintmax_t max_bytes);
+Expected<std::string> read_checked_file(const std::string& path, std::string_view what,
+                                        std::uintmax_t max_bytes);
 Expected<std::vector<unsigned char>> read_checked_bytes(const std::string& path, std::string_view what,
                                                         std::uintmax_t max_bytes);
 

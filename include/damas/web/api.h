@@ -55,11 +55,11 @@ using Clock = std::chrono::steady_clock;
 
 struct ApiConfig {
   std::size_t max_sessions = 1000;
-  std::chrono::seconds idle_expiry{3600};  // a session unused this long is dropped
-  std::size_t max_body = 256 * 1024;       // bytes; larger bodies get 413
-  std::size_t max_plies = 1000;            // per game
-  int hash_mib = 16;                       // each engine's table, unless set_engine_option changes it
-  std::size_t search_slots = 0;            // searches at once (one engine each); 0 = the number of cores
+  std::chrono::seconds idle_expiry{3600};       // a session unused this long is dropped
+  std::size_t max_body = 256 * 1024;            // bytes; larger bodies get 413
+  std::size_t max_plies = 1000;                 // per game
+  int hash_mib = 16;                            // each engine's table, unless set_engine_option changes it
+  std::size_t search_slots = 0;                 // searches at once (one engine each); 0 = the number of cores
   std::chrono::milliseconds queue_wait{10000};  // longest wait for a slot before a busy answer
   std::size_t max_waiting = 256;                // more waiting searches are refused at once
   double hint_seconds = 0.5;
