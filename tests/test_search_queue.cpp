@@ -62,8 +62,7 @@ TEST_CASE("search queue: no more searches at once than the slots", "[web][queue]
       REQUIRE(t.lease);
       const int now = ++running;
       int seen = most.load();
-      while (now > seen && !most.compare_exchange_weak(seen, now)) {
-      }
+      while (now > seen && !most.compare_exchange_weak(seen, now)) {}
       std::this_thread::sleep_for(2ms);
       --running;
     });
@@ -73,7 +72,8 @@ TEST_CASE("search queue: no more searches at once than the slots", "[web][queue]
   CHECK(q.stats().served == 12);
 }
 
-TEST_CASE("search queue: a session with a search running or waiting does not queue a second", "[web][queue]") {
+TEST_CASE("search queue: a session with a search running or waiting does not queue a second",
+          "[web][queue]") {
   SearchQueue q(QueueConfig{1, 60s, 16});
   QueueTicket held = q.acquire("a");
   REQUIRE(held.lease);
