@@ -27,6 +27,7 @@ int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);
 int serve_main(const Args& args);
+int soak_main(const Args& args);  // tools/soak: load and attack of damas serve on loopback
 int datagen_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 int match_main(const Args& args);
