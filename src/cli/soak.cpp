@@ -27,7 +27,6 @@ using tcp = asio::ip::tcp;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr auto kRequestLimit = std::chrono::seconds(60);  // one answer, queue wait and search included
-constexpr auto kCaseLimit = std::chrono::seconds(5);      // a malformed case: answered or closed by then
 constexpr std::size_t kProblemsKept = 20;
 
 double ms_since(SteadyClock::time_point t0) {
@@ -165,23 +164,12 @@ class Tally {
  public:
   void merge(const PlayReport& r) {
     std::lock_guard lock(mutex_);
-    total_.games_started += r.games_started;
-    total_.games_finished += r.games_finished;
-    total_.person_moves += r.person_moves;
-    total_.computer_moves += r.computer_moves;
-    total_.hints += r.hints;
-    total_.analyses += r.analyses;
-    total_.ws_opened += r.ws_opened;
-    total_.ws_events += r.ws_events;
-    total_.busy += r.busy;
-    total_.session_busy += r.session_busy;
-    total_.illegal += r.illegal;
-    total_.lost_sessions += r.lost_sessions;
-    total_.errors += r.errors;
+    for (std::size_t i = 0; i < kCounts; ++i) total_.count[i] += r.count[i];
     for (const std::string& p : r.problems)
       if (total_.problems.size() < kProblemsKept) total_.problems.push_back(p);
-    for (auto [mine, all] : {std::pair{&r.state, &total_.state}, std::pair{&r.move, &total_.move},
-                             std::pair{&r.engine_move, &total_.engine_move}, std::pair{&r.hint, &total_.hint}})
+    for (auto [mine, all] :
+         {std::pair{&r.state, &total_.state}, std::pair{&r.move, &total_.move},
+          std::pair{&r.engine_move, &total_.engine_move}, std::pair{&r.hint, &total_.hint}})
       all->ms.insert(all->ms.end(), mine->ms.begin(), mine->ms.end());
   }
   PlayReport total() {
@@ -222,13 +210,13 @@ class Person {
     const auto t0 = SteadyClock::now();
     Reply r = http_.post(op, body);
     if (latency && r.status == 200) latency->ms.push_back(ms_since(t0));
-    if (r.status == 503) ++report_.busy;
-    else if (r.status == 429) ++report_.session_busy;
+    if (r.status == 503) ++report_.count[kBusy];
+    else if (r.status == 429) ++report_.count[kSessionBusy];
     else if (r.status == 404 && op != "new") {
-      ++report_.lost_sessions;
+      ++report_.count[kLostSessions];
       problem(op + ": session lost: " + text_of(r.json, "error"));
     } else if (r.status != 200 && r.status != 409) {
-      ++report_.errors;
+      ++report_.count[kErrors];
       problem(op + ": HTTP " + std::to_string(r.status) + " " + text_of(r.json, "error"));
     }
     return r;
@@ -244,17 +232,17 @@ class Person {
                                    R"(","movetime":)" + std::to_string(movetime) + "}",
                                nullptr);
     if (created.status != 200) return think();
-    ++report_.games_started;
+    ++report_.count[kGamesStarted];
     Json state = created.json;
     const std::string id = text_of(state, "session");
     Watcher watcher;
-    if (watcher.open(target_, id)) ++report_.ws_opened;
+    if (watcher.open(target_, id)) ++report_.count[kWsOpened];
     bool analysing = false;
     while (SteadyClock::now() < end_) {
-      report_.ws_events += watcher.poll();
+      report_.count[kWsEvents] += watcher.poll();
       const std::string turn = text_of(state, "turn");
       if (turn == "none") {
-        ++report_.games_finished;
+        ++report_.count[kGamesFinished];
         break;
       }
       think();
@@ -273,7 +261,7 @@ class Person {
         break;
       }
     }
-    report_.ws_events += watcher.poll();
+    report_.count[kWsEvents] += watcher.poll();
     watcher.close();
     call("close", session_body(id), nullptr);
   }
@@ -283,9 +271,9 @@ class Person {
     const Reply r = call("engine-move", session_body(id), &report_.engine_move);
     if (r.status == 503 || r.status == 429) return true;  // busy: think and ask again
     if (r.status != 200) return false;
-    ++report_.computer_moves;
+    ++report_.count[kComputerMoves];
     if (!one_legal_move(text_of(state, "fen"), text_of(r.json, "fen"))) {
-      ++report_.illegal;
+      ++report_.count[kIllegal];
       problem("illegal computer move: " + text_of(state, "fen") + " -> " + text_of(r.json, "fen"));
     }
     state = r.json;
@@ -295,10 +283,10 @@ class Person {
   bool person_move(const std::string& id, Json& state, bool& analysing) {
     if (chance(0.08)) {
       const Reply h = call("hint", session_body(id), &report_.hint);
-      report_.hints += h.status == 200;
+      report_.count[kHints] += h.status == 200;
     }
     if (chance(0.05) && call("analysis-start", session_body(id), nullptr).status == 200) {
-      ++report_.analyses;
+      ++report_.count[kAnalyses];
       analysing = true;
       return true;
     }
@@ -310,12 +298,12 @@ class Person {
                          &report_.move);
     if (r.status != 200) {
       if (r.status == 409 || r.status == 422) {
-        ++report_.errors;
+        ++report_.count[kErrors];
         problem("a legal move refused: " + text_of(pick, "text") + ": " + text_of(r.json, "error"));
       }
       return false;
     }
-    ++report_.person_moves;
+    ++report_.count[kPersonMoves];
     state = r.json;
     return true;
   }

@@ -106,10 +106,10 @@ class Generator {
 
   Case next() {
     using Make = Case (Generator::*)();
-    static constexpr Make kKinds[] = {&Generator::garbage,      &Generator::request_line, &Generator::header,
-                                      &Generator::truncated,    &Generator::oversized,    &Generator::big_header,
-                                      &Generator::bad_json,     &Generator::bad_target,   &Generator::ws_frame,
-                                      &Generator::ws_handshake};
+    static constexpr Make kKinds[] = {
+        &Generator::garbage,   &Generator::request_line, &Generator::header,   &Generator::truncated,
+        &Generator::oversized, &Generator::big_header,   &Generator::bad_json, &Generator::bad_target,
+        &Generator::ws_frame,  &Generator::ws_handshake};
     return (this->*kKinds[pick(std::size(kKinds))])();
   }
 
@@ -129,74 +129,107 @@ class Generator {
   Case garbage() { return {"random bytes", bytes(1 + pick(2000)) + "\r\n\r\n", "", true}; }
 
   Case request_line() {
-    static const char* kLines[] = {"GET\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "G\x01T / HTTP/1.1\r\n\r\n",
-                                   "GET  / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1 extra\r\n\r\n", "/ GET HTTP/1.1\r\n\r\n",
-                                   "GET /\x7f HTTP/1.1\r\n\r\n", "\r\n\r\n\r\n", "HTTP/1.1 200 OK\r\n\r\n"};
+    static const char* kLines[] = {"GET\r\n\r\n",
+                                   "GET / HTTP/9.9\r\n\r\n",
+                                   "G\x01T / HTTP/1.1\r\n\r\n",
+                                   "GET  / HTTP/1.1\r\n\r\n",
+                                   "GET / HTTP/1.1 extra\r\n\r\n",
+                                   "/ GET HTTP/1.1\r\n\r\n",
+                                   "GET /\x7f HTTP/1.1\r\n\r\n",
+                                   "\r\n\r\n\r\n",
+                                   "HTTP/1.1 200 OK\r\n\r\n"};
     std::string line = kLines[pick(std::size(kLines))];
     if (pick(2)) line = bytes(1 + pick(40), 'A', 'Z') + " /" + bytes(pick(20), 0, 31) + " HTTP/1.1\r\n\r\n";
     return {"bad request line", line, "", true};
   }
 
   Case header() {
-    static const char* kHeaders[] = {"Bad Name: x\r\n", "NoColon\r\n", "Content-Length: 1x\r\n", ": empty\r\n",
-                                     "Content-Length: 5\r\nContent-Length: 7\r\n", "Content-Length: -1\r\n",
+    static const char* kHeaders[] = {"Bad Name: x\r\n",
+                                     "NoColon\r\n",
+                                     "Content-Length: 1x\r\n",
+                                     ": empty\r\n",
+                                     "Content-Length: 5\r\nContent-Length: 7\r\n",
+                                     "Content-Length: -1\r\n",
                                      "Content-Length: 99999999999999999999999\r\n",
-                                     "Transfer-Encoding: chunked\r\n\r\nzz\r\n", "X\x01Y: z\r\n"};
+                                     "Transfer-Encoding: chunked\r\n\r\nzz\r\n",
+                                     "X\x01Y: z\r\n"};
     std::string h = kHeaders[pick(std::size(kHeaders))];
-    if (pick(2)) h = bytes(1 + pick(30), 'a', 'z') + " " + bytes(1 + pick(30), 'a', 'z') + ":" + bytes(pick(30), 1, 31) + "\r\n";
+    if (pick(2))
+      h = bytes(1 + pick(30), 'a', 'z') + " " + bytes(1 + pick(30), 'a', 'z') + ":" + bytes(pick(30), 1, 31) +
+          "\r\n";
     return {"bad header", "POST /api/new HTTP/1.1\r\nHost: x\r\n" + h + "\r\n{}", "", true};
   }
 
   Case truncated() {
     const std::string body = R"({"mode":"computer","level":"easy","human":"white"})";
     const std::size_t sent = pick(body.size());
-    return {"truncated body", "POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) +
-                                  "\r\n\r\n" + body.substr(0, sent),
+    return {"truncated body",
+            "POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) +
+                "\r\n\r\n" + body.substr(0, sent),
             "", true};
   }
 
   Case oversized() {
     const std::size_t claimed = (std::size_t{1} << 20) + pick(std::size_t{1} << 26);
     return {"oversized body",
-            "POST /api/load-pdn HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(claimed) + "\r\n\r\n" +
-                std::string(1 + pick(60000), '['),
+            "POST /api/load-pdn HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(claimed) +
+                "\r\n\r\n" + std::string(1 + pick(60000), '['),
             "", true};
   }
 
   Case big_header() {
-    return {"oversized header", "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(17000 + pick(100000), 'h') + "\r\n\r\n",
-            "", true};
+    return {"oversized header",
+            "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(17000 + pick(100000), 'h') + "\r\n\r\n", "",
+            true};
   }
 
   Case bad_json() {
-    static const char* kOps[] = {"new", "load-pdn", "state", "move", "undo", "goto", "hint", "engine-move",
-                                 "analysis-start", "analysis", "analysis-stop", "close"};
+    static const char* kOps[] = {"new",           "load-pdn", "state",       "move",           "undo",
+                                 "goto",          "hint",     "engine-move", "analysis-start", "analysis",
+                                 "analysis-stop", "close"};
     const std::string op = kOps[pick(std::size(kOps))];
     const std::string valid = R"({"session":")" + session_ + R"(","move":"c3-d4","ply":1,"multipv":2})";
     std::string body;
     switch (pick(6)) {
-      case 0: body = valid.substr(0, 1 + pick(valid.size() - 1)); break;         // cut short
-      case 1: body = bytes(1 + pick(300)); break;                               // not JSON
-      case 2: body = std::string(1000 + pick(5000), '[') ; break;               // too deep
-      case 3: body = R"({"session":)" + std::to_string(pick(100000)) + "}"; break;  // wrong type
-      case 4: body = R"({"session":"no-such-session","move":"c3-d4"})"; break;  // unknown session
-      default: body = R"({"session":")" + session_ + "\xff\xfe\"}"; break;      // bad UTF-8
+      case 0:
+        body = valid.substr(0, 1 + pick(valid.size() - 1));
+        break;  // cut short
+      case 1:
+        body = bytes(1 + pick(300));
+        break;  // not JSON
+      case 2:
+        body = std::string(1000 + pick(5000), '[');
+        break;  // too deep
+      case 3:
+        body = R"({"session":)" + std::to_string(pick(100000)) + "}";
+        break;  // wrong type
+      case 4:
+        body = R"({"session":"no-such-session","move":"c3-d4"})";
+        break;  // unknown session
+      default:
+        body = R"({"session":")" + session_ + "\xff\xfe\"}";
+        break;  // bad UTF-8
     }
-    if (op == "new" || op == "load-pdn") body = pick(2) ? R"({"mode":")" + bytes(1 + pick(8), 'a', 'z') + "\"}" : valid.substr(0, 1 + pick(valid.size() - 1));
+    if (op == "new" || op == "load-pdn")
+      body = pick(2) ? R"({"mode":")" + bytes(1 + pick(8), 'a', 'z') + "\"}"
+                     : valid.substr(0, 1 + pick(valid.size() - 1));
     return {"bad JSON", post("/api/" + op, body), "", true};
   }
 
   Case bad_target() {
-    static const char* kTargets[] = {"GET /../../etc/passwd", "GET /api/new", "POST /api/", "POST /api/..%2f",
-                                     "DELETE /api/state", "POST /nothing", "GET /ws", "PUT /index.html"};
+    static const char* kTargets[] = {
+        "GET /../../etc/passwd", "GET /api/new",  "POST /api/", "POST /api/..%2f",
+        "DELETE /api/state",     "POST /nothing", "GET /ws",    "PUT /index.html"};
     std::string line = kTargets[pick(std::size(kTargets))];
     if (pick(3) == 0) line = "GET /" + bytes(1 + pick(3000), 'a', 'z');
     return {"bad target", line + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "", true};
   }
 
   std::string upgrade(const std::string& session, const std::string& version = "13") {
-    return "GET /ws?session=" + session + " HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-           "Sec-WebSocket-Version: " + version + "\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+    return "GET /ws?session=" + session +
+           " HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+           "Sec-WebSocket-Version: " +
+           version + "\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
   }
 
   // A client frame with this first byte, length field and masking.
@@ -220,24 +253,41 @@ class Generator {
   Case ws_frame() {
     std::string f;
     switch (pick(7)) {
-      case 0: f = frame(static_cast<unsigned char>(0x80 | (3 + pick(5))), 4, true, 4); break;      // opcodes 3-7
-      case 1: f = frame(static_cast<unsigned char>(0x80 | (0xB + pick(5))), 4, true, 4); break;    // opcodes B-F
-      case 2: f = frame(0x81, 5, false, 5); break;                                                 // not masked
-      case 3: f = frame(static_cast<unsigned char>(0x81 | (0x10 << pick(3))), 3, true, 3); break;  // reserved bits
-      case 4: f = frame(0x82, (std::uint64_t{1} << 62) + pick(1000), true, 100); break;            // huge length
-      case 5: f = frame(0x89, 126 + pick(1000), true, 200); break;                                 // long ping
-      default: f = frame(0x09, 4, true, 4); break;                                                 // fragmented ping
+      case 0:
+        f = frame(static_cast<unsigned char>(0x80 | (3 + pick(5))), 4, true, 4);
+        break;  // opcodes 3-7
+      case 1:
+        f = frame(static_cast<unsigned char>(0x80 | (0xB + pick(5))), 4, true, 4);
+        break;  // opcodes B-F
+      case 2:
+        f = frame(0x81, 5, false, 5);
+        break;  // not masked
+      case 3:
+        f = frame(static_cast<unsigned char>(0x81 | (0x10 << pick(3))), 3, true, 3);
+        break;  // reserved bits
+      case 4:
+        f = frame(0x82, (std::uint64_t{1} << 62) + pick(1000), true, 100);
+        break;  // huge length
+      case 5:
+        f = frame(0x89, 126 + pick(1000), true, 200);
+        break;  // long ping
+      default:
+        f = frame(0x09, 4, true, 4);
+        break;  // fragmented ping
     }
     return {"WebSocket frame", upgrade(session_), f, false};
   }
 
   Case ws_handshake() {
     switch (pick(3)) {
-      case 0: return {"WebSocket handshake", upgrade(session_, std::to_string(pick(12))), "", true};
-      case 1: return {"WebSocket handshake", upgrade("nobody" + std::to_string(pick(1000))), "", true};
+      case 0:
+        return {"WebSocket handshake", upgrade(session_, std::to_string(pick(12))), "", true};
+      case 1:
+        return {"WebSocket handshake", upgrade("nobody" + std::to_string(pick(1000))), "", true};
       default:
         return {"WebSocket handshake",
-                "GET /ws?session=" + session_ + " HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
+                "GET /ws?session=" + session_ +
+                    " HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
                 "", true};
     }
   }
@@ -255,8 +305,8 @@ std::string printable(const std::string& s) {
 // A session for the cases that need one.
 std::string new_session(const Target& t) {
   std::string answer;
-  Exchange().run(t, "POST /api/new HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", "",
-                 false, answer);
+  Exchange().run(t, "POST /api/new HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}",
+                 "", false, answer);
   const std::size_t at = answer.find("\r\n\r\n");
   if (at == std::string::npos) return "none";
   const Expected<Json> j = parse_json(answer.substr(at + 4));
@@ -289,8 +339,10 @@ MalformedReport malformed(const Target& target, const MalformedConfig& config) {
         else {
           ++report.failures;
           if (report.problems.size() < kProblemsKept)
-            report.problems.push_back(c.kind + ": " + (o == Outcome::Hung ? "no answer and not closed" : "answered \"" + printable(answer) + "\"") +
-                                      " to \"" + printable(c.first + c.then) + "\"");
+            report.problems.push_back(
+                c.kind + ": " +
+                (o == Outcome::Hung ? "no answer and not closed" : "answered \"" + printable(answer) + "\"") +
+                " to \"" + printable(c.first + c.then) + "\"");
         }
       }
     });
@@ -332,7 +384,8 @@ SlowReport slow_clients(const Target& target, const SlowConfig& config) {
   asio::io_context ioc;
   std::vector<std::unique_ptr<Slow>> clients;
   const std::string header = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + std::string(4000, 's') + "\r\n\r\n";
-  const std::string body = "POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Length: 3000\r\n\r\n" + std::string(3000, ' ');
+  const std::string body =
+      "POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Length: 3000\r\n\r\n" + std::string(3000, ' ');
   for (int i = 0; i < config.clients; ++i) {
     auto s = std::make_unique<Slow>(Slow{tcp::socket(ioc), i % 2 ? body : header});
     beast::error_code ec;
@@ -358,7 +411,8 @@ SlowReport slow_clients(const Target& target, const SlowConfig& config) {
       ++report.normal_requests;
       if (status_line(answer) == 200) {
         ++report.normal_served;
-        report.normal.ms.push_back(std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count());
+        report.normal.ms.push_back(
+            std::chrono::duration<double, std::milli>(SteadyClock::now() - t0).count());
       }
     }
   });

@@ -6,6 +6,7 @@
 // must serve normally after each phase.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -26,12 +27,27 @@ struct Latencies {
   double percentile(double p) const;  // 0 when empty
 };
 
+// What the people counted; kBusy and kSessionBusy are the queue's 503 and 429 answers.
+enum Count : std::size_t {
+  kGamesStarted,
+  kGamesFinished,
+  kPersonMoves,
+  kComputerMoves,
+  kHints,
+  kAnalyses,
+  kWsOpened,
+  kWsEvents,
+  kBusy,
+  kSessionBusy,
+  kIllegal,
+  kLostSessions,
+  kErrors,
+  kCounts
+};
+
 struct PlayReport {
-  std::uint64_t games_started = 0, games_finished = 0, person_moves = 0, computer_moves = 0;
-  std::uint64_t hints = 0, analyses = 0, ws_opened = 0, ws_events = 0;
-  std::uint64_t busy = 0, session_busy = 0;   // 503 and 429 answers (the queue said so)
-  std::uint64_t illegal = 0, lost_sessions = 0, errors = 0;
-  std::vector<std::string> problems;          // the first few, for people
+  std::array<std::uint64_t, kCounts> count{};
+  std::vector<std::string> problems;  // the first few, for people
   Latencies state, move, engine_move, hint;
   double seconds = 0;
 };
@@ -55,7 +71,7 @@ struct MalformedConfig {
 
 struct MalformedReport {
   int cases = 0, answered_4xx = 0, closed = 0, failures = 0;
-  std::vector<std::string> problems;  // the first few failing cases
+  std::vector<std::string> problems;                 // the first few failing cases
   std::vector<std::pair<std::string, int>> by_kind;  // cases per kind
 };
 
