@@ -83,7 +83,7 @@ struct Target {
 PlayReport play(const Target& target, const PlayConfig& config);
 SlowReport slow_clients(const Target& target, const SlowConfig& config);
 MalformedReport malformed(const Target& target, const MalformedConfig& config);
-// A normal page request and a new game answered 200.
+// The server answers: a new game opened and closed with 200.
 bool serving(const Target& target);
 // The server's `stats` answer (queue figures), as JSON text.
 std::string stats_text(const Target& target);
