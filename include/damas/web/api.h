@@ -61,7 +61,7 @@ struct ApiConfig {
   int hash_mib = 16;                            // each engine's table, unless set_engine_option changes it
   std::size_t search_slots = 0;                 // searches at once (one engine each); 0 = the number of cores
   std::chrono::milliseconds queue_wait{10000};  // longest wait for a slot before a busy answer
-  std::size_t max_waiting = 256;                // more waiting searches are refused at once
+  std::size_t max_waiting = 128;                // more waiting searches are refused at once
   double hint_seconds = 0.5;
   double default_move_seconds = 1.0;         // per computer move unless the game sets movetime
   std::function<Clock::time_point()> clock;  // empty = steady_clock::now (tests inject one)
@@ -82,10 +82,10 @@ class Api {
   // for the search.
   ApiResponse handle(const ApiRequest& request);
   void set_analysis_sink(AnalysisSink sink);  // set before requests arrive
-  // An option of the registry (engine/options.h) for the shared engine, before requests arrive
+  // An option of the registry (engine/options.h) for every engine, before requests arrive
   // (`damas serve --threads 2`); level and multipv are set per search.
   Status set_engine_option(std::string_view name, std::string_view value);
-  EgdbStatus egdb_status() const;  // of the engine the sessions share
+  EgdbStatus egdb_status() const;  // of the engines the sessions share
   bool has_session(std::string_view id) const;
   // Stops the session's analysis, if any, and waits for its end (its WebSocket closed).
   void stop_analysis(const std::string& session);

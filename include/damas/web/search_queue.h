@@ -18,7 +18,7 @@ namespace damas::web {
 struct QueueConfig {
   std::size_t slots = 1;                      // searches at once
   std::chrono::milliseconds max_wait{10000};  // longest wait for a slot before "busy"
-  std::size_t max_waiting = 256;              // more waiting requests are refused at once
+  std::size_t max_waiting = 128;              // more waiting requests are refused at once
 };
 
 struct QueueStats {
