@@ -354,3 +354,36 @@ TEST_CASE("web server: an analysis stops when its WebSocket closes", "[web][loop
   }
   CHECK(stopped);
 }
+
+TEST_CASE("web server: searches beyond the engines and the waiting bound are answered 503 busy at once",
+          "[web][loopback]") {
+  ServerConfig c = test_config();
+  c.api.search_slots = 1;
+  c.api.max_waiting = 1;  // one search and one waiting: the third is refused at once
+  Server server(c);
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const auto id_of = [&](const std::string& body) {
+    return body_of(post(*port, "/api/new", body)).find("session")->as_string();
+  };
+  const std::string thinking = id_of(R"({"mode":"computer","level":"full","human":"black","movetime":1.5})");
+  const std::string waiting = id_of("{}");
+  const std::string third = id_of("{}");
+  std::thread first([&] { post(*port, "/api/engine-move", R"({"session":")" + thinking + R"("})"); });
+  std::thread second([&] { post(*port, "/api/hint", R"({"session":")" + waiting + R"("})"); });
+  bool queued = false;
+  for (int i = 0; i < 5000 && !queued; ++i) {
+    const Json stats = body_of(post(*port, "/api/stats", "{}"));
+    queued =
+        stats.find("searches_running")->as_number() == 1 && stats.find("searches_waiting")->as_number() == 1;
+    if (!queued) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(queued);
+  const std::string refused = post(*port, "/api/hint", R"({"session":")" + third + R"("})");
+  CHECK(status_of(refused) == 503);
+  CHECK(body_of(refused).find("busy")->as_bool());
+  CHECK(status_of(post(*port, "/api/state", R"({"session":")" + third + R"("})")) == 200);
+  first.join();
+  second.join();
+  CHECK(body_of(post(*port, "/api/stats", "{}")).find("searches_refused")->as_number() == 1);
+}

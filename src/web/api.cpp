@@ -744,7 +744,9 @@ ApiResponse Api::Impl::start_analysis(const std::string& id, int multipv) {
   if (it == sessions.end() || analyses.at(generation).stop_requested) {
     analyses.erase(generation);  // stopped before it began: the slot goes back
     lease->release();
-    return error_response(503, "the analysis was stopped before it began: the engine is busy");
+    queue.count_refused();
+    return refusal_response(QueueTicket{std::nullopt, QueueRefusal::Busy,
+                                        "the analysis gave way before it began: the engine is busy"});
   }
   it->second.analysing = true;
   it->second.analysis_generation = generation;
@@ -819,6 +821,11 @@ void Api::shut_down() {
   impl_->queue.close();
   std::lock_guard lock(impl_->mutex);
   for (auto& [generation, analysis] : impl_->analyses) impl_->request_stop(generation);
+}
+
+ApiResponse Api::refuse_busy(const std::string& message) {
+  impl_->queue.count_refused();
+  return Impl::refusal_response(QueueTicket{std::nullopt, QueueRefusal::Busy, message});
 }
 
 std::size_t Api::search_capacity() const {

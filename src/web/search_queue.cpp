@@ -173,6 +173,11 @@ void SearchQueue::close() {
   q.changed.notify_all();
 }
 
+void SearchQueue::count_refused() {
+  std::lock_guard lock(impl_->mutex);
+  ++impl_->stats.refused;
+}
+
 QueueStats SearchQueue::stats() const {
   std::lock_guard lock(impl_->mutex);
   QueueStats s = impl_->stats;

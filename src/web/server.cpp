@@ -258,9 +258,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     const bool searches = Api::may_search(r.target);
     if (searches && ++shared_.searches_in_flight > shared_.search_capacity) {
       --shared_.searches_in_flight;
-      return reply(503, "application/json",
-                   R"({"error":"the engine is busy: too many searches are waiting; try again in a moment",)"
-                   R"("status":503,"busy":true})");
+      const ApiResponse busy =
+          shared_.api.refuse_busy("the engine is busy: too many searches are waiting; try again in a moment");
+      return reply(busy.status, "application/json", busy.body);
     }
     asio::post(searches ? shared_.search_pool : shared_.quick_pool,
                [self = shared_from_this(), r = std::move(r), searches] {

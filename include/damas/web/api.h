@@ -93,6 +93,8 @@ class Api {
   std::size_t search_capacity() const;
   // True for the operations that search (and so may wait in the queue): hint, engine-move, analysis-start.
   static bool may_search(std::string_view target);
+  // The 503 busy answer for a search refused before it reached the queue; counted in `stats`.
+  ApiResponse refuse_busy(const std::string& message);
   // Refuses every waiting and later search and stops the analyses (the server is stopping).
   void shut_down();
   // Drops the sessions idle for longer than idle_expiry (a timer of the server calls it); how many.

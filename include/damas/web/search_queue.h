@@ -75,6 +75,8 @@ class SearchQueue {
   // Refuses every waiting and later request (shutting down); slots held stay held until released.
   void close();
   QueueStats stats() const;
+  // A request refused before it reached the queue (the server's bound on waiting requests).
+  void count_refused();
   const QueueConfig& config() const;
 
  private:
