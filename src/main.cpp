@@ -32,6 +32,8 @@ constexpr Subcommand kSubcommands[] = {
     {"dxp", "play games over DXP (TCP): follower by default, or --initiator of a match",
      damas::cli::dxp_main},
     {"serve", "the web board: play and analyse in a browser (HTTP on 127.0.0.1)", damas::cli::serve_main},
+    {"soak", "load and attack of damas serve on loopback: people, slow clients, malformed traffic",
+     damas::cli::soak_main},
     {"egdb", "endgame databases: build --pieces N [--mpi], verify, info, probe, convert, count",
      damas::cli::egdb_main},
     {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",

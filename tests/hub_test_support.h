@@ -435,6 +435,16 @@ inline std::vector<HostileLine> hostile_lines() {
       {"level depth=" + std::string(kMiB, '9'), 1, "1 MiB number"},
       {"go " + std::string(kMiB, '"'), 1, "1 MiB of quotes"},
       {std::string(5 * kMiB, 'y'), 1, "5 MiB line (over the 4 MiB limit)"},
+      // Hostile paths (issue 22): refused with one error, no abort, no endless read.
+      {"set-param name=egdb-path value=" + std::string(300, 'x'), 1, "egdb-path of 300 x's (name too long)"},
+      {"set-param name=egdb-path value=/dev/zero", 1, "egdb-path naming a device"},
+      {"set-param name=egdb-path value=/proc/version", 1, "egdb-path naming a file"},
+      {"set-param name=eval-file value=/dev/zero", 1, "eval-file /dev/zero (endless)"},
+      {"set-param name=eval-file value=/dev/urandom", 1, "eval-file /dev/urandom (endless)"},
+      {"set-param name=eval-file value=/", 1, "eval-file naming a directory"},
+      {"set-param name=eval-file value=" + std::string(5000, 'y'), 1,
+       "eval-file of 5000 y's (name too long)"},
+      {"set-param name=eval-file value=/no/such/file", 1, "eval-file that does not exist"},
       {"pos start", 0, "back to normal"},
   };
 }

@@ -36,7 +36,7 @@ TEST_CASE("Data lines: errors are located as source:line", "[text_lines]") {
 TEST_CASE("Data lines: a missing file is an error naming what and where", "[text_lines]") {
   const auto text = read_text_file("/nonexistent/damas/weights.txt", "weights file");
   REQUIRE_FALSE(text);
-  CHECK(text.error() == "cannot open weights file /nonexistent/damas/weights.txt");
+  CHECK(text.error() == "cannot open weights file /nonexistent/damas/weights.txt: No such file or directory");
 }
 
 TEST_CASE("Trim removes spaces, tabs, CR and LF at both ends only", "[text_lines]") {

@@ -395,6 +395,15 @@ Json review_to_end(Api& api, const std::string& id) {
   return a.json;
 }
 
+// Waits (bounded) until the API's stats show `n` searches running.
+bool running_reaches(Api& api, double n) {
+  for (int i = 0; i < 20000; ++i) {
+    if (call(api, "stats", "{}").json.find("searches_running")->as_number() == n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("web api: a review marks the blunder, position by position, with graph values and counts",
@@ -569,4 +578,106 @@ TEST_CASE("web api: a game takes the seed or the FMJD-64 laws and is drawn by th
   CHECK(str(call(api, "load-pdn", "{\"pdn\":" + json_str(pdn).dump() + "}").json, "rules") == "fmjd64");
   CHECK(str(call(api, "load-pdn", "{\"rules\":\"seed\",\"pdn\":" + json_str(pdn).dump() + "}").json,
             "rules") == "seed");
+}
+
+TEST_CASE("web api: a search that cannot start in time is a 503 busy answer, a second one of a game 429",
+          "[web][queue]") {
+  ApiConfig c = fast_config();
+  c.search_slots = 1;
+  c.queue_wait = std::chrono::milliseconds(30);
+  Api api(c);
+  // The computer thinks for a while in game a (Black to move after the person's first move).
+  const std::string a = new_game(api, R"({"mode":"computer","level":"full","human":"black","movetime":1.5})");
+  const std::string b = new_game(api);
+  int long_move = 0;  // no Catch assertion off the test's thread
+  std::thread thinking([&] { long_move = api.handle({"POST", "/api/engine-move", session_body(a)}).status; });
+  REQUIRE(running_reaches(api, 1));
+  const Answer busy = call(api, "hint", session_body(b));
+  REQUIRE(busy.status == 503);
+  CHECK(busy.json.find("busy")->as_bool());
+  CHECK(str(busy.json, "error").find("busy") != std::string::npos);
+  const Answer twice = call(api, "engine-move", session_body(a));
+  REQUIRE(twice.status == 429);
+  CHECK(twice.json.find("busy")->as_bool());
+  CHECK(call(api, "state", session_body(b)).status == 200);  // what does not search is served
+  thinking.join();
+  CHECK(long_move == 200);
+  CHECK(call(api, "hint", session_body(b)).status == 200);  // the slot is free again
+  const Json stats = call(api, "stats", "{}").json;
+  CHECK(stats.find("search_slots")->as_number() == 1);
+  CHECK(stats.find("searches_refused")->as_number() == 1);
+  CHECK(stats.find("sessions")->as_number() == 2);
+}
+
+TEST_CASE("web api: two slots serve two games' searches at once, never three", "[web][queue]") {
+  ApiConfig c = fast_config();
+  c.search_slots = 2;
+  c.queue_wait = std::chrono::milliseconds(30);
+  Api api(c);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i)
+    ids.push_back(new_game(api, R"({"mode":"computer","level":"full","human":"black","movetime":1.5})"));
+  std::vector<std::thread> threads;
+  std::vector<int> statuses(2, 0);
+  for (int i = 0; i < 2; ++i)
+    threads.emplace_back([&, i] {  // no Catch assertion off the test's thread
+      const auto k = static_cast<std::size_t>(i);
+      statuses[k] = api.handle({"POST", "/api/engine-move", session_body(ids[k])}).status;
+    });
+  REQUIRE(running_reaches(api, 2));
+  CHECK(call(api, "engine-move", session_body(ids[2])).status == 503);
+  for (std::thread& t : threads) t.join();
+  CHECK(statuses == std::vector<int>{200, 200});
+}
+
+TEST_CASE("web api: an analysis gives its slot to a waiting search and says stopped", "[web][queue]") {
+  ApiConfig c = fast_config();
+  c.search_slots = 1;
+  c.queue_wait = std::chrono::seconds(60);
+  Api api(c);
+  std::mutex m;
+  std::vector<std::string> events;
+  api.set_analysis_sink([&](const std::string& id, const std::string& json) {
+    std::lock_guard lock(m);
+    if (json.find("\"stopped\"") != std::string::npos) events.push_back(id);
+  });
+  const std::string a = new_game(api);
+  const std::string b = new_game(api);
+  REQUIRE(call(api, "analysis-start", session_body(a)).status == 200);
+  REQUIRE(running_reaches(api, 1));
+  CHECK(call(api, "hint", session_body(b)).status == 200);
+  CHECK_FALSE(call(api, "state", session_body(a)).json.find("analysing")->as_bool());
+  std::lock_guard lock(m);
+  CHECK(events == std::vector<std::string>{a});
+}
+
+TEST_CASE("web api: idle sessions expire, their analyses stop, used ones stay", "[web]") {
+  ApiConfig c = fast_config();
+  c.search_slots = 1;
+  c.idle_expiry = std::chrono::seconds(60);
+  auto now = std::make_shared<Clock::time_point>(Clock::now());
+  c.clock = [now] { return *now; };
+  Api api(c);
+  const std::string idle = new_game(api);
+  const std::string used = new_game(api);
+  REQUIRE(call(api, "analysis-start", session_body(idle)).status == 200);
+  CHECK(api.expire_idle_sessions() == 0);
+  *now += std::chrono::seconds(40);
+  CHECK(call(api, "state", session_body(used)).status == 200);
+  *now += std::chrono::seconds(40);
+  CHECK(api.expire_idle_sessions() == 1);
+  CHECK(call(api, "state", session_body(idle)).status == 404);
+  CHECK(call(api, "state", session_body(used)).status == 200);
+  CHECK(running_reaches(api, 0));  // the expired session's analysis let its slot go
+  CHECK(call(api, "hint", session_body(used)).status == 200);
+}
+
+TEST_CASE("web api: a thousand games at once by default, the next one refused with 503", "[web]") {
+  ApiConfig c = fast_config();
+  CHECK(c.max_sessions == 1000);
+  Api api(c);
+  for (int i = 0; i < 1000; ++i) REQUIRE(call(api, "new", "{}").status == 200);
+  const Answer refused = call(api, "new", "{}");
+  CHECK(refused.status == 503);
+  CHECK(str(refused.json, "error").find("too many games") != std::string::npos);
 }

@@ -6,7 +6,10 @@
 #include <boost/beast.hpp>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "damas/core/json.h"
 #include "damas/web/server.h"
@@ -71,7 +74,8 @@ ServerConfig test_config() {
   c.api.hash_mib = 4;
   c.api.max_body = 4096;
   c.api.default_move_seconds = 0.02;
-  c.read_timeout = std::chrono::seconds(5);
+  c.header_timeout = std::chrono::seconds(5);
+  c.body_timeout = std::chrono::seconds(5);
   return c;
 }
 
@@ -180,4 +184,206 @@ TEST_CASE("web server: a WebSocket streams the session's analysis as JSON", "[we
                                "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")) == 404);
   server.stop();
+}
+
+namespace {
+
+// Connections that send the start of a request header and then nothing (slowloris).
+std::vector<std::unique_ptr<tcp::socket>> slow_clients(asio::io_context& ioc, unsigned short port, int n) {
+  std::vector<std::unique_ptr<tcp::socket>> sockets;
+  for (int i = 0; i < n; ++i) {
+    auto s = std::make_unique<tcp::socket>(ioc);
+    beast::error_code ec;
+    s->connect({asio::ip::make_address("127.0.0.1"), port}, ec);
+    if (ec) continue;
+    asio::write(*s, asio::buffer(std::string("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a")), ec);
+    sockets.push_back(std::move(s));
+  }
+  return sockets;
+}
+
+// True when the server closes the connection (end of stream or reset) within the test's limit.
+bool closed_by_server(asio::io_context& ioc, tcp::socket& socket) {
+  bool closed = false;
+  std::array<char, 4096> chunk{};
+  std::function<void()> read_more = [&] {
+    socket.async_read_some(asio::buffer(chunk), [&](beast::error_code ec, std::size_t) {
+      if (ec) closed = true;
+      else read_more();
+    });
+  };
+  read_more();
+  ioc.restart();
+  ioc.run_for(kLimit);
+  return closed;
+}
+
+}  // namespace
+
+TEST_CASE("web server: 200 slow clients trickling headers do not stop a normal request", "[web][loopback]") {
+  Server server(test_config());
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  asio::io_context ioc;
+  const auto slow = slow_clients(ioc, *port, 200);
+  CHECK(slow.size() == 200);
+  int served = 0;
+  for (int i = 0; i < 20; ++i)
+    served += status_of(raw_exchange(*port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 200;
+  CHECK(served == 20);
+}
+
+TEST_CASE("web server: at the connection limit the slowest request gives way to a new client",
+          "[web][loopback]") {
+  ServerConfig c = test_config();
+  c.max_connections = 16;
+  Server server(c);
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  asio::io_context ioc;
+  const auto slow = slow_clients(ioc, *port, 40);
+  int served = 0;
+  for (int i = 0; i < 10; ++i)
+    served += status_of(raw_exchange(*port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) == 200;
+  CHECK(served == 10);
+  CHECK(closed_by_server(ioc, *slow.front()));  // the oldest slow client was dropped
+}
+
+TEST_CASE("web server: a header or body not sent in time closes the connection", "[web][loopback]") {
+  ServerConfig c = test_config();
+  c.header_timeout = std::chrono::milliseconds(100);
+  c.body_timeout = std::chrono::milliseconds(100);
+  Server server(c);
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  asio::io_context ioc;
+  auto header = slow_clients(ioc, *port, 1);
+  REQUIRE(header.size() == 1);
+  CHECK(closed_by_server(ioc, *header.front()));
+  tcp::socket body(ioc);
+  body.connect({asio::ip::make_address("127.0.0.1"), *port});
+  asio::write(body,
+              asio::buffer(std::string("POST /api/new HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")));
+  CHECK(closed_by_server(ioc, body));
+  CHECK(status_of(post(*port, "/api/new", "{}")) == 200);  // still serving
+}
+
+namespace {
+
+// A WebSocket client for the session, connected and handshaken (or not, within the time limit).
+struct WsClient {
+  asio::io_context ioc;
+  websocket::stream<beast::tcp_stream> ws{ioc};
+  bool open = false;
+  WsClient(unsigned short port, const std::string& id) {
+    beast::get_lowest_layer(ws).async_connect(
+        tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), [this, id](beast::error_code ec) {
+          if (ec) return;
+          ws.async_handshake("127.0.0.1", "/ws?session=" + id,
+                             [this](beast::error_code hec) { open = !hec; });
+        });
+    ioc.run_for(kLimit);
+  }
+  // Reads until the server closes the WebSocket (true) or the time limit (false).
+  bool closed_by_server() {
+    bool closed = false;
+    beast::flat_buffer buffer;
+    std::function<void()> read_more = [&] {
+      ws.async_read(buffer, [&](beast::error_code ec, std::size_t) {
+        buffer.consume(buffer.size());
+        if (ec) {
+          closed = true;
+          ioc.stop();
+        } else {
+          read_more();
+        }
+      });
+    };
+    read_more();
+    ioc.restart();
+    ioc.run_for(kLimit);
+    return closed;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("web server: a WebSocket message over the size or rate limit closes it", "[web][loopback]") {
+  ServerConfig c = test_config();
+  c.ws_max_message = 64;
+  c.ws_max_messages_per_second = 5;
+  Server server(c);
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const std::string id = body_of(post(*port, "/api/new", "{}")).find("session")->as_string();
+  {
+    WsClient big(*port, id);
+    REQUIRE(big.open);
+    beast::error_code ec;
+    big.ws.write(asio::buffer(std::string(1000, 'x')), ec);
+    CHECK(big.closed_by_server());
+  }
+  {
+    WsClient flood(*port, id);
+    REQUIRE(flood.open);
+    beast::error_code ec;
+    for (int i = 0; i < 50 && !ec; ++i) flood.ws.write(asio::buffer(std::string("hi")), ec);
+    CHECK(flood.closed_by_server());
+  }
+  CHECK(status_of(post(*port, "/api/state", R"({"session":")" + id + R"("})")) == 200);
+}
+
+TEST_CASE("web server: an analysis stops when its WebSocket closes", "[web][loopback]") {
+  Server server(test_config());
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const std::string id = body_of(post(*port, "/api/new", "{}")).find("session")->as_string();
+  const std::string state = R"({"session":")" + id + R"("})";
+  {
+    WsClient watcher(*port, id);
+    REQUIRE(watcher.open);
+    REQUIRE(status_of(post(*port, "/api/analysis-start", state)) == 200);
+    CHECK(body_of(post(*port, "/api/state", state)).find("analysing")->as_bool());
+    beast::error_code ec;
+    watcher.ws.close(websocket::close_code::normal, ec);
+  }
+  bool stopped = false;
+  for (int i = 0; i < 1000 && !stopped; ++i) {
+    stopped = !body_of(post(*port, "/api/state", state)).find("analysing")->as_bool();
+    if (!stopped) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(stopped);
+}
+
+TEST_CASE("web server: searches beyond the engines and the waiting bound are answered 503 busy at once",
+          "[web][loopback]") {
+  ServerConfig c = test_config();
+  c.api.search_slots = 1;
+  c.api.max_waiting = 1;  // one search and one waiting: the third is refused at once
+  Server server(c);
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const auto id_of = [&](const std::string& body) {
+    return body_of(post(*port, "/api/new", body)).find("session")->as_string();
+  };
+  const std::string thinking = id_of(R"({"mode":"computer","level":"full","human":"black","movetime":1.5})");
+  const std::string waiting = id_of("{}");
+  const std::string third = id_of("{}");
+  std::thread first([&] { post(*port, "/api/engine-move", R"({"session":")" + thinking + R"("})"); });
+  std::thread second([&] { post(*port, "/api/hint", R"({"session":")" + waiting + R"("})"); });
+  bool queued = false;
+  for (int i = 0; i < 5000 && !queued; ++i) {
+    const Json stats = body_of(post(*port, "/api/stats", "{}"));
+    queued =
+        stats.find("searches_running")->as_number() == 1 && stats.find("searches_waiting")->as_number() == 1;
+    if (!queued) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(queued);
+  const std::string refused = post(*port, "/api/hint", R"({"session":")" + third + R"("})");
+  CHECK(status_of(refused) == 503);
+  CHECK(body_of(refused).find("busy")->as_bool());
+  CHECK(status_of(post(*port, "/api/state", R"({"session":")" + third + R"("})")) == 200);
+  first.join();
+  second.join();
+  CHECK(body_of(post(*port, "/api/stats", "{}")).find("searches_refused")->as_number() == 1);
 }

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/core/file_check.h"
+#include "damas/engine/engine.h"
 
 namespace po = boost::program_options;
 
@@ -43,8 +45,18 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
 }
 
 Status apply_engine_options(const po::variables_map& vm, Options& options) {
-  return apply_engine_options(
-      vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+  if (Status s = apply_engine_options(
+          vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+      !s)
+    return s;
+  return check_option_files(options);
+}
+
+Status check_output_option(const po::variables_map& vm, const std::string& name, std::string_view what) {
+  if (!vm.count(name) || vm[name].as<std::string>().empty()) return Ok{};  // absent or "": no file
+  if (Status s = check_output_file(vm[name].as<std::string>(), what); !s)
+    return Error{"--" + name + ": " + s.error()};
+  return Ok{};
 }
 
 std::string data_file(std::string_view name) {

@@ -59,6 +59,10 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine) {
     std::cerr << "damas analyze: " << config.error() << "\n";
     return 2;
   }
+  if (Status s = check_output_option(vm, "out", "annotated PDN file"); !s) {
+    std::cerr << "damas analyze: " << s.error() << "\n";
+    return 2;
+  }
   const std::optional<std::string> plot_dir =
       vm.count("plot") ? std::optional(vm["plot"].as<std::string>()) : std::nullopt;
   if (plot_dir) {

@@ -80,6 +80,7 @@ int dxp_main(const Args& args) {
     std::cerr << "damas dxp: " << message << "\n";
     return 2;
   };
+  if (Status s = check_output_option(vm, "pdn", "PDN file"); !s) return fail(s.error());
 
   Options options;
   if (Status s = apply_engine_options(vm, options); !s) return fail(s.error());

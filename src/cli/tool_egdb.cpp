@@ -12,6 +12,7 @@
 
 #include "damas/cli/cli.h"
 #include "damas/cli/progress.h"
+#include "damas/core/file_check.h"
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
@@ -31,14 +32,21 @@ std::string build_dir(const po::variables_map& vm) {
   const std::string dir = vm["dir"].as<std::string>();
   return dir.empty() ? egdb::user_dir(egdb::Places::of_process()) : dir;
 }
-std::string found_dir(const po::variables_map& vm) {
-  const std::string dir = vm["dir"].as<std::string>();
-  return dir.empty() ? egdb::find_databases(egdb::Places::of_process(), 8).dir : dir;
-}
-int no_databases(const char* command) {
-  std::cerr << "damas " << command
-            << ": no endgame databases found (give --dir, or build them: damas egdb build)\n";
-  return 1;
+// The directory to read, checked (core/file_check.h); empty when none was given or found, after
+// saying why on stderr.
+std::string found_dir(const po::variables_map& vm, const char* command) {
+  std::string dir = vm["dir"].as<std::string>();
+  if (dir.empty()) dir = egdb::find_databases(egdb::Places::of_process(), 8).dir;
+  if (dir.empty()) {
+    std::cerr << "damas " << command
+              << ": no endgame databases found (give --dir, or build them: damas egdb build)\n";
+    return "";
+  }
+  if (Status s = check_directory(dir, "endgame database directory"); !s) {
+    std::cerr << "damas " << command << ": " << s.error() << "\n";
+    return "";
+  }
+  return dir;
 }
 constexpr const char* kDirHelp =
     "directory of the slice files (default: the databases the engine finds: $DAMAS_EGDB, "
@@ -129,8 +137,8 @@ int verify_command(const Args& args) {
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb verify", args, desc, vm))
     return *exit_code;
-  const std::string dir = found_dir(vm);
-  if (dir.empty()) return no_databases("egdb verify");
+  const std::string dir = found_dir(vm, "egdb verify");
+  if (dir.empty()) return 1;
   int pieces = vm["pieces"].as<int>();
   if (pieces == 0) pieces = egdb::complete_pieces(dir);
   if (pieces < 2) {
@@ -153,12 +161,13 @@ int info_command(const Args& args) {
                                                  kDirHelp);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb info", args, desc, vm)) return *exit_code;
-  const std::string dir = found_dir(vm);
-  if (dir.empty()) return no_databases("egdb info");
+  const std::string dir = found_dir(vm, "egdb info");
+  if (dir.empty()) return 1;
   int listed = 0;
   for (const egdb::Material& m : egdb::slices_up_to(8)) {
     const std::string path = egdb::slice_path(dir, m);
-    if (!std::filesystem::exists(path)) continue;
+    std::error_code ec;  // a name the system refuses holds no file
+    if (!std::filesystem::exists(path, ec)) continue;
     const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path);
     if (!f) {
       std::cerr << "damas egdb info: " << f.error() << "\n";
@@ -195,8 +204,8 @@ int probe_command(const Args& args) {
     std::cerr << "damas egdb probe: " << pos.error() << "\n";
     return 2;
   }
-  const std::string dir = found_dir(vm);
-  if (dir.empty()) return no_databases("egdb probe");
+  const std::string dir = found_dir(vm, "egdb probe");
+  if (dir.empty()) return 1;
   const int pieces = egdb::complete_pieces(dir);
   if (popcount(pos->occupied()) > pieces) {
     std::cerr << "damas egdb probe: " << dir << " holds up to " << pieces << " pieces\n";

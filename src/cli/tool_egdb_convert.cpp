@@ -155,6 +155,7 @@ int egdb_convert_main(const Args& args) {
     std::cerr << "damas egdb convert: " << message << "\n";
     return code;
   };
+  if (Status s = check_output_option(vm, "save", "positions file"); !s) return fail(s.error(), 2);
   const std::optional<DrawRules> rules = parse_draw_rules(vm["draw-rules"].as<std::string>());
   if (!rules) return fail("--draw-rules takes seed or fmjd64", 2);
   SearchLimits limits;

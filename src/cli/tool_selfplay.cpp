@@ -46,6 +46,7 @@ int selfplay_main(const Args& args) {
     std::cerr << "damas selfplay: " << message << "\n";
     return 2;
   };
+  if (Status s = check_output_option(vm, "pdn", "PDN file"); !s) return fail(s.error());
 
   MatchConfig config;
   const Expected<OptionList> a = parse_option_list(vm["a"].as<std::string>());

@@ -1,7 +1,6 @@
 #include "damas/core/text_lines.h"
 
-#include <fstream>
-#include <sstream>
+#include "damas/core/file_check.h"
 
 namespace damas {
 
@@ -37,12 +36,7 @@ std::string line_location(const std::string& source, int line_number) {
 }
 
 Expected<std::string> read_text_file(const std::string& path, std::string_view what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open " + std::string(what) + " " + path};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error{"cannot read " + std::string(what) + " " + path};
-  return text.str();
+  return read_checked_file(path, what, file_limit::kText);
 }
 
 }  // namespace damas

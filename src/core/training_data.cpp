@@ -4,6 +4,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "damas/core/file_check.h"
+
 namespace damas {
 namespace {
 
@@ -71,6 +73,7 @@ Bitboard from_square_mask(std::uint32_t m) {
 }
 
 Expected<TrainingDataWriter> TrainingDataWriter::create(const std::string& path) {
+  if (Status s = check_output_file(path, "training data"); !s) return Error{s.error()};
   TrainingDataWriter w;
   w.path_ = path;
   w.out_.open(path, std::ios::binary | std::ios::trunc);
@@ -99,10 +102,10 @@ Status TrainingDataWriter::finish() {
 }
 
 Expected<std::vector<TrainingRecord>> read_training_data(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot read training data " + path};
-  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                         std::istreambuf_iterator<char>());
+  const Expected<std::vector<unsigned char>> read =
+      read_checked_bytes(path, "training data", file_limit::kTrainingData);
+  if (!read) return Error{read.error()};
+  const std::vector<unsigned char>& bytes = *read;
   const std::string where = path + ": ";
   if (bytes.size() < kTrainingHeaderBytes) return Error{where + "too short for a training-data header"};
   if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "damas/core/file_check.h"
 #include "damas/core/movegen.h"
 #include "damas/egdb/egdb.h"
 #include "solved.h"
@@ -33,8 +34,7 @@ int complete_pieces(const std::string& dir, int limit) {
 
 Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces,
                                                          BadSlice bad) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return Error{dir + ": no such directory"};
+  if (Status s = check_directory(dir, "endgame database directory"); !s) return Error{s.error()};
   const int pieces = complete_pieces(dir, max_pieces);
   if (pieces < 2)
     return Error{dir + ": no complete endgame database (no " + file_name(Material{0, 1, 0, 1}) + ")"};

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "damas/core/binary_io.h"
+#include "damas/core/file_check.h"
 #include "damas/egdb/egdb.h"
 
 namespace damas::egdb {
@@ -176,10 +177,10 @@ Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material
 }
 
 Expected<SliceFile> SliceFile::read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot open"};
-  const std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)),
-                                       std::istreambuf_iterator<char>());
+  const Expected<std::vector<std::uint8_t>> read =
+      read_checked_bytes(path, "endgame database file", file_limit::kDatabaseSlice);
+  if (!read) return Error{read.error()};
+  const std::vector<std::uint8_t>& data = *read;
   const auto bad = [&path](const std::string& why) {
     return Error{path + ": not a sound slice file: " + why};
   };

@@ -11,6 +11,7 @@
 #include <span>
 #include <thread>
 
+#include "damas/core/file_check.h"
 #include "damas/core/movegen.h"
 #include "damas/core/text_lines.h"
 #include "damas/egdb/discovery.h"
@@ -146,31 +147,51 @@ Status Engine::Impl::load_egdb(const Options& next) {
   return Ok{};
 }
 
+namespace {
+
+struct EvalFile {
+  EvalWeights classic;
+  std::shared_ptr<const LearnedWeights> learned;
+};
+
 // A learned-weights file is recognised by its magic; anything else is read as classic text
-// weights. Empty: both built-in. A bad file is an error and the current weights stay.
-Status Engine::Impl::load_eval_file(const std::string& path) {
-  EvalWeights w;
-  std::shared_ptr<const LearnedWeights> net =
-      std::make_shared<const LearnedWeights>(builtin_learned_weights());
-  if (!path.empty()) {
-    Expected<std::string> bytes = read_text_file(path, "evaluation file");
-    if (!bytes) return Error{bytes.error()};
-    const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()),
-                                             bytes->size());
-    if (is_learned_weights(raw)) {
-      Expected<LearnedWeights> loaded = parse_learned_weights(raw, path);
-      if (!loaded) return Error{loaded.error()};
-      net = std::make_shared<const LearnedWeights>(*loaded);
-    } else {
-      Expected<EvalWeights> loaded = parse_weights(*bytes, path);
-      if (!loaded) return Error{loaded.error()};
-      w = *loaded;
-    }
+// weights. Empty: both built-in.
+Expected<EvalFile> read_eval_file(const std::string& path) {
+  EvalFile e{EvalWeights{}, std::make_shared<const LearnedWeights>(builtin_learned_weights())};
+  if (path.empty()) return e;
+  Expected<std::string> bytes = read_checked_file(path, "evaluation file", file_limit::kWeights);
+  if (!bytes) return Error{bytes.error()};
+  const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()),
+                                           bytes->size());
+  if (is_learned_weights(raw)) {
+    Expected<LearnedWeights> loaded = parse_learned_weights(raw, path);
+    if (!loaded) return Error{loaded.error()};
+    e.learned = std::make_shared<const LearnedWeights>(*loaded);
+  } else {
+    Expected<EvalWeights> loaded = parse_weights(*bytes, path);
+    if (!loaded) return Error{loaded.error()};
+    e.classic = *loaded;
   }
+  return e;
+}
+
+}  // namespace
+
+// A bad file is an error and the current weights stay.
+Status Engine::Impl::load_eval_file(const std::string& path) {
+  Expected<EvalFile> loaded = read_eval_file(path);
+  if (!loaded) return Error{loaded.error()};
   if (Status s = options.set(option::kEvalFile, path); !s) return s;
-  weights = w;
-  learned = std::move(net);
+  weights = loaded->classic;
+  learned = loaded->learned;
   return Ok{};
+}
+
+Status check_option_files(const Options& options) {
+  if (Expected<EvalFile> e = read_eval_file(options.get(option::kEvalFile)); !e) return Error{e.error()};
+  const std::string& egdb_path = options.get(option::kEgdbPath);
+  if (egdb_path.empty() || egdb_path == "auto" || egdb_path == egdb::kNoDatabases) return Ok{};
+  return check_directory(egdb_path, "endgame database directory");
 }
 
 void Engine::Impl::loop() {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 
 #if defined(__AVX2__)
@@ -13,6 +12,7 @@
 #endif
 
 #include "damas/core/binary_io.h"
+#include "damas/core/file_check.h"
 
 namespace damas {
 namespace {
@@ -248,11 +248,10 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
 }
 
 Expected<LearnedWeights> load_learned_weights(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot read learned weights " + path};
-  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                         std::istreambuf_iterator<char>());
-  return parse_learned_weights(bytes, path);
+  const Expected<std::vector<unsigned char>> bytes =
+      read_checked_bytes(path, "learned weights", file_limit::kWeights);
+  if (!bytes) return Error{bytes.error()};
+  return parse_learned_weights(*bytes, path);
 }
 
 std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {

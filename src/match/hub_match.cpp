@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include "damas/core/file_check.h"
 #include "damas/core/notation.h"
 
 namespace damas {
@@ -424,6 +425,7 @@ class MatchRun {
 
   Status open_pdn() {
     if (spec_.pdn_path.empty()) return Ok{};
+    if (Status s = check_output_file(spec_.pdn_path, "PDN file"); !s) return s;
     pdn_.open(spec_.pdn_path, std::ios::trunc);
     if (!pdn_) return Error{"cannot write the PDN file " + spec_.pdn_path};
     return Ok{};

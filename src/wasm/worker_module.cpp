@@ -105,6 +105,7 @@ class ApiModule {
     web::ApiConfig c;
     c.max_sessions = 4;  // one page
     c.hash_mib = 16;
+    c.search_slots = 1;  // one page: one engine
     return c;
   }
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "damas/core/game.h"
@@ -18,6 +20,7 @@
 #include "damas/engine/engine.h"
 #include "damas/engine/options.h"
 #include "damas/review/review.h"
+#include "damas/web/search_queue.h"
 
 namespace damas::web {
 namespace {
@@ -42,6 +45,7 @@ struct Session {
   bool analysing = false;
   std::shared_ptr<review::Reviewer> reviewer;          // while a review runs (review-step)
   std::shared_ptr<const review::GameReview> reviewed;  // the last finished review of `line`
+  std::uint64_t analysis_generation = 0;               // of its running analysis, 0 when none
 };
 
 // An answer or an error, with the HTTP status.
@@ -357,23 +361,42 @@ Expected<SearchLimits> review_limits(const Json& body) {
 }  // namespace
 
 struct Api::Impl {
-  explicit Impl(ApiConfig c) : config(std::move(c)), rng(std::random_device{}()) {
+  explicit Impl(ApiConfig c)
+      : config(std::move(c)), rng(std::random_device{}()), queue(queue_config(config)) {
     if (!config.clock) config.clock = [] { return Clock::now(); };
-    (void)engine.set_option(option::kHash, std::to_string(config.hash_mib));
+    for (std::size_t i = 0; i < queue.config().slots; ++i) {
+      engines.push_back(std::make_unique<Engine>());
+      (void)engines.back()->set_option(option::kHash, std::to_string(config.hash_mib));
+    }
   }
+
+  static QueueConfig queue_config(const ApiConfig& c) {
+    const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
+    return QueueConfig{c.search_slots ? c.search_slots : cores, c.queue_wait, c.max_waiting};
+  }
+
+  // An analysis holding a slot: ended is set by its done callback, before the slot is released,
+  // so a late stop request never reaches the next search on that engine.
+  struct Analysis {
+    std::string session;
+    std::size_t slot = 0;
+    bool stop_requested = false;
+    bool ended = false;
+  };
 
   ApiConfig config;
   AnalysisSink sink;
 
-  mutable std::mutex mutex;  // sessions, rng, analysis bookkeeping; never held while searching
+  mutable std::mutex mutex;  // sessions, rng, analyses; never held while searching or waiting
+  std::condition_variable analysis_ended;
   std::map<std::string, Session, std::less<>> sessions;
+  std::map<std::uint64_t, Analysis> analyses;  // by generation
+  std::uint64_t next_generation = 0;
   std::mt19937_64 rng;
-  std::string analysis_session;  // "" when no analysis runs
-  std::string review_session;    // the session whose review step is searching, "" when none
-  std::uint64_t analysis_generation = 0;
+  std::map<std::string, std::size_t, std::less<>> review_slots;  // session -> slot of its review step
 
-  std::mutex engine_mutex;  // one search at a time; taken before `mutex`, never the other way
-  Engine engine;
+  SearchQueue queue;  // before the engines: their last done callbacks release slots
+  std::vector<std::unique_ptr<Engine>> engines;  // one per slot of the queue
 
   using Handler = ApiResponse (Impl::*)(const Json&);
   ApiResponse dispatch(std::string_view op, const Json& body);
@@ -396,6 +419,7 @@ struct Api::Impl {
   ApiResponse op_review(const Json& body);
   ApiResponse op_review_line(const Json& body);
   ApiResponse review_progress(const std::string& id, const Session& s) const;
+  ApiResponse op_stats(const Json& body);
 
   std::string new_id() {
     char buf[17];
@@ -403,14 +427,20 @@ struct Api::Impl {
     return buf;
   }
 
-  // Drops sessions idle for longer than the expiry (mutex held).
-  void expire_sessions() {
+  // Drops sessions idle for longer than the expiry, stopping their analyses (mutex held).
+  std::size_t expire_sessions() {
     const Clock::time_point now = config.clock();
+    std::size_t dropped = 0;
     for (auto it = sessions.begin(); it != sessions.end();) {
-      if (now - it->second.last_used > config.idle_expiry && it->first != analysis_session)
-        it = sessions.erase(it);
-      else ++it;
+      if (now - it->second.last_used <= config.idle_expiry) {
+        ++it;
+        continue;
+      }
+      request_stop(it->second.analysis_generation);
+      it = sessions.erase(it);
+      ++dropped;
     }
+    return dropped;
   }
 
   // Creates a session (mutex held) or says why not.
@@ -424,8 +454,9 @@ struct Api::Impl {
     s.movetime = settings.movetime;
     expire_sessions();
     if (sessions.size() >= config.max_sessions)
-      return error_response(503, "too many sessions (" + std::to_string(config.max_sessions) +
-                                     "); close one or wait for idle ones to expire");
+      return error_response(503, "too many games at once on this server (" +
+                                     std::to_string(config.max_sessions) +
+                                     "); close one or try again when idle ones have expired");
     s.last_used = config.clock();
     std::string id = new_id();
     while (sessions.count(id)) id = new_id();
@@ -468,36 +499,51 @@ struct Api::Impl {
     return change(f.id, *f.session);
   }
 
-  // Stops a running analysis (engine_mutex held, mutex not held).
-  void stop_analysis() {
-    if (engine.searching()) {
-      engine.stop();
-      engine.wait();
-    }
-    std::string stopped;
-    {
-      std::lock_guard lock(mutex);
-      stopped = analysis_session;
-      analysis_session.clear();
-      ++analysis_generation;
-      if (const auto it = sessions.find(stopped); it != sessions.end()) it->second.analysing = false;
-    }
-    if (!stopped.empty() && sink) {
-      Json j = Json::object();
-      j.set("type", json_str("stopped"));
-      j.set("session", json_str(stopped));
-      sink(stopped, j.dump());
-    }
+  // Asks the analysis of this generation to stop, without waiting (mutex held).
+  void request_stop(std::uint64_t generation) {
+    const auto it = analyses.find(generation);
+    if (it == analyses.end() || it->second.ended) return;
+    it->second.stop_requested = true;
+    engines[it->second.slot]->stop();
   }
 
-  // Stops the analysis if it belongs to this session (neither mutex held).
+  // Stops the session's analysis and waits until its slot is free (mutex not held).
   void stop_analysis_of(const std::string& id) {
+    std::unique_lock lock(mutex);
+    const auto it = sessions.find(id);
+    if (it == sessions.end()) return;
+    const std::uint64_t generation = it->second.analysis_generation;
+    request_stop(generation);
+    analysis_ended.wait(lock, [&] { return analyses.count(generation) == 0; });
+  }
+
+  // The end of an analysis (its done callback, on the search thread): the slot passes on, the sink
+  // hears of it, then whoever waits in stop_analysis_of.
+  void end_analysis(std::uint64_t generation, SearchLease& lease) {
+    std::string id;
     {
       std::lock_guard lock(mutex);
-      if (analysis_session != id) return;
+      Analysis& a = analyses.at(generation);
+      a.ended = true;
+      id = a.session;
     }
-    std::lock_guard engine_lock(engine_mutex);
-    stop_analysis();
+    lease.release();
+    if (sink) {
+      Json j = Json::object();
+      j.set("type", json_str("stopped"));
+      j.set("session", json_str(id));
+      sink(id, j.dump());
+    }
+    {
+      std::lock_guard lock(mutex);
+      analyses.erase(generation);
+      if (const auto it = sessions.find(id);
+          it != sessions.end() && it->second.analysis_generation == generation) {
+        it->second.analysing = false;
+        it->second.analysis_generation = 0;
+      }
+    }
+    analysis_ended.notify_all();
   }
 
   struct Snapshot {
@@ -528,16 +574,44 @@ struct Api::Impl {
                     s.mode == Mode::Computer && g.current().side_to_move() != s.human};
   }
 
-  // A search of the session's position (engine_mutex held). nullopt: the position is refused.
-  std::optional<SearchResult> search(const Snapshot& snap, std::string_view level, double seconds) {
-    stop_analysis();
-    if (!engine.set_option(option::kLevel, level) || !engine.set_option(option::kMultiPv, "1") ||
-        !engine.set_option(option::kDrawRules, to_string(snap.rules)) ||
-        !engine.set_position(snap.start, snap.moves))
-      return std::nullopt;
+  // Why a search request was not served: busy (503) or this game's search already waits (429).
+  static ApiResponse refusal_response(const QueueTicket& ticket) {
+    const int status = ticket.refusal == QueueRefusal::SessionBusy ? 429 : 503;
+    Json j = Json::object();
+    j.set("error", json_str(ticket.message));
+    j.set("status", json_num(status));
+    j.set("busy", json_bool(true));
+    return {status, j.dump()};
+  }
+
+  // A search waits for a slot in the queue; `check` refuses a snapshot taken once the slot is ours
+  // (the game may have changed while waiting).
+  struct Searched {
+    std::optional<SearchResult> result;
+    Snapshot snap;
+    std::optional<ApiResponse> error;
+  };
+  template <typename Check>
+  Searched queued_search(const std::string& id, std::string_view level, bool own_level, double seconds,
+                         Check&& check) {
+    stop_analysis_of(id);
+    if (const std::optional<Snapshot> before = snapshot(id); before)
+      if (std::optional<ApiResponse> refused = check(*before)) return {std::nullopt, {}, refused};
+    QueueTicket ticket = queue.acquire(id);
+    if (!ticket.lease) return {std::nullopt, {}, refusal_response(ticket)};
+    const std::optional<Snapshot> snap = snapshot(id);
+    if (!snap) return {std::nullopt, {}, error_response(404, "the session was closed while waiting")};
+    if (std::optional<ApiResponse> refused = check(*snap)) return {std::nullopt, *snap, refused};
+    Engine& engine = *engines[ticket.lease->slot()];
+    engine.wait();  // the slot's last search may still be in its done callback
+    if (!engine.set_option(option::kLevel, own_level ? std::string_view(snap->level) : level) ||
+        !engine.set_option(option::kMultiPv, "1") ||
+        !engine.set_option(option::kDrawRules, to_string(snap->rules)) ||
+        !engine.set_position(snap->start, snap->moves))
+      return {std::nullopt, *snap, error_response(500, "the engine refused the position")};
     SearchLimits limits;
-    limits.move_time = seconds;
-    return engine.search(limits, GoMode::Think);
+    limits.move_time = own_level ? snap->movetime : seconds;
+    return {engine.search(limits, GoMode::Think), *snap, std::nullopt};
   }
 
   // Plays m at the cursor of session s (mutex held): the moves after the cursor are dropped.
@@ -558,9 +632,8 @@ struct Api::Impl {
     Json j = info_json(id, root, info);
     {
       std::lock_guard lock(mutex);
-      if (generation != analysis_generation) return;
       const auto it = sessions.find(id);
-      if (it == sessions.end()) return;
+      if (it == sessions.end() || it->second.analysis_generation != generation) return;
       std::vector<AnalysisLine>& lines = it->second.analysis;
       bool replaced = false;
       for (AnalysisLine& l : lines)
@@ -574,6 +647,8 @@ struct Api::Impl {
     }
     if (sink) sink(id, j.dump());
   }
+
+  ApiResponse start_analysis(const std::string& id, int multipv);
 };
 
 ApiResponse Api::Impl::dispatch(std::string_view op, const Json& body) {
@@ -595,6 +670,7 @@ ApiResponse Api::Impl::dispatch(std::string_view op, const Json& body) {
       {"review-cancel", &Impl::op_review_cancel},
       {"review", &Impl::op_review},
       {"review-line", &Impl::op_review_line},
+      {"stats", &Impl::op_stats},
   };
   for (const auto& [name, handler] : kOps)
     if (name == op) return (this->*handler)(body);
@@ -686,39 +762,40 @@ ApiResponse Api::Impl::op_goto(const Json& body) {
 ApiResponse Api::Impl::op_hint(const Json& body) {
   const Found f = lookup(body);
   if (f.error) return *f.error;
-  std::lock_guard engine_lock(engine_mutex);
-  const std::optional<Snapshot> snap = snapshot(f.id);
-  if (!snap) return error_response(404, "unknown session \"" + f.id + "\"");
-  if (snap->over) return error_response(409, "the game is over");
-  const std::optional<SearchResult> r = search(*snap, "full", config.hint_seconds);
-  if (!r || r->best.is_null()) return error_response(500, "the engine found no move");
-  Position root = snap->start;
-  for (const Move& m : snap->moves) root = root.after(m);
+  const Searched s = queued_search(f.id, "full", false, config.hint_seconds,
+                                   [](const Snapshot& snap) -> std::optional<ApiResponse> {
+                                     if (snap.over) return error_response(409, "the game is over");
+                                     return std::nullopt;
+                                   });
+  if (s.error) return *s.error;
+  if (!s.result || s.result->best.is_null()) return error_response(500, "the engine found no move");
+  Position root = s.snap.start;
+  for (const Move& m : s.snap.moves) root = root.after(m);
   Json j = Json::object();
   j.set("session", json_str(f.id));
-  j.set("hint", move_json(root, r->best));
-  j.set("score", json_num(r->score));
-  j.set("score_text", json_str(score_text(r->score)));
-  j.set("pv", pv_json(root, r->pv));
+  j.set("hint", move_json(root, s.result->best));
+  j.set("score", json_num(s.result->score));
+  j.set("score_text", json_str(score_text(s.result->score)));
+  j.set("pv", pv_json(root, s.result->pv));
   return ok_response(j);
 }
 
 ApiResponse Api::Impl::op_engine_move(const Json& body) {
   const Found f = lookup(body);
   if (f.error) return *f.error;
-  std::lock_guard engine_lock(engine_mutex);
-  const std::optional<Snapshot> snap = snapshot(f.id);
-  if (!snap) return error_response(404, "unknown session \"" + f.id + "\"");
-  if (!snap->computer_mode) return error_response(409, "not a game against the computer");
-  if (snap->over) return error_response(409, "the game is over");
-  if (!snap->computer_turn) return error_response(409, "it is not the computer's turn");
-  const std::optional<SearchResult> r = search(*snap, snap->level, snap->movetime);
-  if (!r || r->best.is_null()) return error_response(500, "the engine found no move");
+  const Searched s = queued_search(f.id, "", true, 0, [](const Snapshot& snap) -> std::optional<ApiResponse> {
+    if (!snap.computer_mode) return error_response(409, "not a game against the computer");
+    if (snap.over) return error_response(409, "the game is over");
+    if (!snap.computer_turn) return error_response(409, "it is not the computer's turn");
+    return std::nullopt;
+  });
+  if (s.error) return *s.error;
+  if (!s.result || s.result->best.is_null()) return error_response(500, "the engine found no move");
   std::lock_guard lock(mutex);
   const auto it = sessions.find(f.id);
   if (it == sessions.end()) return error_response(404, "the session was closed during the search");
-  if (it->second.version != snap->version) return error_response(409, "the game changed during the search");
-  if (Status st = play(it->second, r->best); !st) return error_response(409, st.error());
+  if (it->second.version != s.snap.version) return error_response(409, "the game changed during the search");
+  if (Status st = play(it->second, s.result->best); !st) return error_response(409, st.error());
   return ok_response(state_json(f.id, it->second));
 }
 
@@ -728,34 +805,58 @@ ApiResponse Api::Impl::op_analysis_start(const Json& body) {
     return error_response(400, "field \"multipv\" must be a whole number from 1 to 8");
   const Found f = lookup(body);
   if (f.error) return *f.error;
-  const std::string& id = f.id;
-  std::lock_guard engine_lock(engine_mutex);
-  stop_analysis();
+  stop_analysis_of(f.id);
+  return start_analysis(f.id, static_cast<int>(*multipv));
+}
+
+// The analysis holds its slot until stopped: by analysis-stop, a change of the game, its
+// WebSocket closing, the session expiring, or a request waiting for a slot.
+ApiResponse Api::Impl::start_analysis(const std::string& id, int multipv) {
+  if (const std::optional<Snapshot> before = snapshot(id); before && before->over)
+    return error_response(409, "the game is over: nothing to analyse");
+  QueueTicket ticket = queue.acquire(id);
+  if (!ticket.lease) return refusal_response(ticket);
+  const std::size_t slot = ticket.lease->slot();
+  Engine& engine = *engines[slot];
+  engine.wait();
   const std::optional<Snapshot> snap = snapshot(id);
-  if (!snap) return error_response(404, "unknown session \"" + id + "\"");
+  if (!snap) return error_response(404, "the session was closed while waiting");
   if (snap->over) return error_response(409, "the game is over: nothing to analyse");
   if (!engine.set_option(option::kLevel, "full") ||
-      !engine.set_option(option::kMultiPv, std::to_string(static_cast<int>(*multipv))) ||
+      !engine.set_option(option::kMultiPv, std::to_string(multipv)) ||
       !engine.set_option(option::kDrawRules, to_string(snap->rules)) ||
       !engine.set_position(snap->start, snap->moves))
     return error_response(500, "the engine refused the position");
+  const Position root = engine.position();
   std::uint64_t generation = 0;
   {
     std::lock_guard lock(mutex);
-    generation = ++analysis_generation;
-    analysis_session = id;
-    if (const auto it = sessions.find(id); it != sessions.end()) {
-      it->second.analysing = true;
-      it->second.analysis.clear();
-    }
+    generation = ++next_generation;
+    analyses[generation] = Analysis{id, slot, false, false};
   }
-  const Position root = engine.position();
+  auto lease = std::make_shared<SearchLease>(std::move(*ticket.lease));
+  lease->make_preemptible([this, generation] {
+    std::lock_guard lock(mutex);
+    request_stop(generation);
+  });
+  std::lock_guard lock(mutex);
+  const auto it = sessions.find(id);
+  if (it == sessions.end() || analyses.at(generation).stop_requested) {
+    analyses.erase(generation);  // stopped before it began: the slot goes back
+    lease->release();
+    queue.count_refused();
+    return refusal_response(QueueTicket{std::nullopt, QueueRefusal::Busy,
+                                        "the analysis gave way before it began: the engine is busy"});
+  }
+  it->second.analysing = true;
+  it->second.analysis_generation = generation;
+  it->second.analysis.clear();
   SearchLimits limits;
   limits.infinite = true;
   engine.go(
       limits, GoMode::Analyze,
       [this, id, generation, root](const SearchInfo& info) { on_info(id, generation, root, info); },
-      [](const SearchResult&) {});
+      [this, generation, lease](const SearchResult&) { end_analysis(generation, *lease); });
   Json j = Json::object();
   j.set("session", json_str(id));
   j.set("analysing", json_bool(true));
@@ -827,36 +928,47 @@ ApiResponse Api::Impl::op_review_start(const Json& body) {
 ApiResponse Api::Impl::op_review_step(const Json& body) {
   const Found f = lookup(body);
   if (f.error) return *f.error;
-  std::lock_guard engine_lock(engine_mutex);
-  stop_analysis();
-  std::shared_ptr<review::Reviewer> reviewer;
-  {
+  stop_analysis_of(f.id);
+  // The review of this session as it stands, or why it cannot step.
+  const auto current_reviewer = [&]() -> Expected<std::shared_ptr<review::Reviewer>> {
     std::lock_guard lock(mutex);
     const auto it = sessions.find(f.id);
-    if (it == sessions.end()) return error_response(404, "unknown session \"" + f.id + "\"");
-    reviewer = it->second.reviewer;
+    if (it == sessions.end()) return Error{"unknown session \"" + f.id + "\""};
+    std::shared_ptr<review::Reviewer> reviewer = it->second.reviewer;
     if (!reviewer)
-      return error_response(409,
-                            "no review is running for this session (finished or cancelled): review-start");
+      return Error{"no review is running for this session (finished or cancelled): review-start"};
     if (!same_game(reviewer->game(), it->second.line)) {
       it->second.reviewer.reset();
-      return error_response(409, "the game changed during the review: review cancelled");
+      return Error{"the game changed during the review: review cancelled"};
     }
-  }
+    return reviewer;
+  };
+  const auto refused = [&](const std::string& why) {
+    return error_response(why.rfind("unknown session", 0) == 0 ? 404 : 409, why);
+  };
+  if (const auto before = current_reviewer(); !before) return refused(before.error());
+  // One position per request through the search queue, like a hint: other sessions are served in between.
+  QueueTicket ticket = queue.acquire(f.id);
+  if (!ticket.lease) return refusal_response(ticket);
+  const std::size_t slot = ticket.lease->slot();
+  Engine& engine = *engines[slot];
+  engine.wait();
+  const auto reviewer = current_reviewer();
+  if (!reviewer) return refused(reviewer.error());
   if (!engine.set_option(option::kLevel, "full") || !engine.set_option(option::kMultiPv, "1"))
     return error_response(500, "the engine refused the review settings");
   {
     std::lock_guard lock(mutex);
-    review_session = f.id;  // review-cancel stops this search
+    review_slots[f.id] = slot;  // review-cancel stops this search
   }
-  reviewer->step(engine);
+  (*reviewer)->step(engine);
   std::lock_guard lock(mutex);
-  review_session.clear();
+  review_slots.erase(f.id);
   const auto it = sessions.find(f.id);
   if (it == sessions.end()) return error_response(404, "the session was closed during the review");
   Session& s = it->second;
-  if (s.reviewer == reviewer && reviewer->finished()) {
-    s.reviewed = std::make_shared<const review::GameReview>(reviewer->result());
+  if (s.reviewer == *reviewer && (*reviewer)->finished()) {
+    s.reviewed = std::make_shared<const review::GameReview>((*reviewer)->result());
     s.reviewer.reset();
   }
   return review_progress(f.id, s);
@@ -868,7 +980,7 @@ ApiResponse Api::Impl::op_review_cancel(const Json& body) {
   if (f.error) return *f.error;
   f.session->reviewer.reset();
   // A step searching for this review ends now (its result is dropped): stop() never blocks.
-  if (review_session == f.id) engine.stop();
+  if (const auto it = review_slots.find(f.id); it != review_slots.end()) engines[it->second]->stop();
   return review_progress(f.id, *f.session);
 }
 
@@ -923,26 +1035,70 @@ ApiResponse Api::Impl::op_review_line(const Json& body) {
   return ok_response(j);
 }
 
+// The server's load, for people watching it and for tools/soak.
+ApiResponse Api::Impl::op_stats(const Json&) {
+  const QueueStats q = queue.stats();
+  Json j = Json::object();
+  {
+    std::lock_guard lock(mutex);
+    j.set("sessions", json_num(static_cast<double>(sessions.size())));
+    j.set("max_sessions", json_num(static_cast<double>(config.max_sessions)));
+  }
+  j.set("search_slots", json_num(static_cast<double>(queue.config().slots)));
+  j.set("searches_running", json_num(static_cast<double>(q.running)));
+  j.set("searches_waiting", json_num(static_cast<double>(q.waiting)));
+  j.set("searches_served", json_num(static_cast<double>(q.served)));
+  j.set("searches_refused", json_num(static_cast<double>(q.refused)));
+  j.set("longest_wait_ms", json_num(static_cast<double>(q.longest_wait.count()) / 1000.0));
+  return ok_response(j);
+}
+
 Api::Api(ApiConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
 Api::~Api() {
-  std::lock_guard engine_lock(impl_->engine_mutex);
-  impl_->engine.stop();
-  impl_->engine.wait();
+  shut_down();
+  for (const auto& engine : impl_->engines) engine->wait();
+}
+
+void Api::shut_down() {
+  impl_->queue.close();
+  std::lock_guard lock(impl_->mutex);
+  for (auto& [generation, analysis] : impl_->analyses) impl_->request_stop(generation);
+}
+
+ApiResponse Api::refuse_busy(const std::string& message) {
+  impl_->queue.count_refused();
+  return Impl::refusal_response(QueueTicket{std::nullopt, QueueRefusal::Busy, message});
+}
+
+std::size_t Api::search_capacity() const {
+  return impl_->queue.config().slots + impl_->queue.config().max_waiting;
+}
+
+bool Api::may_search(std::string_view target) {
+  return target == "/api/hint" || target == "/api/engine-move" || target == "/api/analysis-start";
 }
 
 void Api::set_analysis_sink(AnalysisSink sink) { impl_->sink = std::move(sink); }
 
 Status Api::set_engine_option(std::string_view name, std::string_view value) {
-  std::lock_guard engine_lock(impl_->engine_mutex);
-  return impl_->engine.set_option(name, value);
+  for (const auto& engine : impl_->engines)
+    if (Status s = engine->set_option(name, value); !s) return s;
+  return Ok{};
 }
 
-EgdbStatus Api::egdb_status() const { return impl_->engine.egdb_status(); }
+EgdbStatus Api::egdb_status() const { return impl_->engines.front()->egdb_status(); }
 
 bool Api::has_session(std::string_view id) const {
   std::lock_guard lock(impl_->mutex);
   return impl_->sessions.find(id) != impl_->sessions.end();
+}
+
+void Api::stop_analysis(const std::string& session) { impl_->stop_analysis_of(session); }
+
+std::size_t Api::expire_idle_sessions() {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->expire_sessions();
 }
 
 ApiResponse Api::handle(const ApiRequest& request) {

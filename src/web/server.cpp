@@ -22,7 +22,6 @@ using tcp = asio::ip::tcp;
 
 constexpr std::size_t kHeaderLimit = 16 * 1024;
 constexpr std::size_t kWebSocketQueue = 256;  // events waiting for a slow client; older ones dropped
-constexpr std::size_t kWebSocketMessage = 4096;
 
 std::string json_error(int status, std::string_view message) {
   std::string text;
@@ -60,13 +59,15 @@ class WsHub {
     std::lock_guard lock(mutex_);
     subscribers_.emplace(id, ws);
   }
-  void remove(const WsSession* ws) {
+  // True when no other WebSocket follows the session `id` any more.
+  bool remove(const WsSession* ws, const std::string& id) {
     std::lock_guard lock(mutex_);
     for (auto it = subscribers_.begin(); it != subscribers_.end();) {
       const std::shared_ptr<WsSession> p = it->second.lock();
       if (!p || p.get() == ws) it = subscribers_.erase(it);
       else ++it;
     }
+    return subscribers_.count(id) == 0;
   }
   void publish(const std::string& id, const std::string& text);
 
@@ -75,22 +76,35 @@ class WsHub {
   std::multimap<std::string, std::weak_ptr<WsSession>> subscribers_;
 };
 
+// What every connection shares.
+struct Shared {
+  const ServerConfig& config;
+  Api& api;
+  WsHub& hub;
+  asio::thread_pool& quick_pool;   // API calls that do not search
+  asio::thread_pool& search_pool;  // hint, engine-move, analysis-start: they may wait in the queue
+  std::size_t search_capacity;     // threads of search_pool: more searches at once get 503 at once
+  std::atomic<std::size_t>& searches_in_flight;
+  std::atomic<std::size_t>& connections;
+};
+
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket socket, WsHub& hub, std::string id, std::atomic<std::size_t>& connections)
-      : ws_(std::move(socket)), hub_(hub), id_(std::move(id)), connections_(connections) {
-    ++connections_;
+  WsSession(tcp::socket socket, Shared shared, std::string id)
+      : ws_(std::move(socket)), shared_(shared), id_(std::move(id)) {
+    ++shared_.connections;
   }
-  ~WsSession() { --connections_; }
+  ~WsSession() { --shared_.connections; }
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
 
   void run(http::request<http::string_body> request) {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-    ws_.read_message_max(kWebSocketMessage);
+    ws_.read_message_max(shared_.config.ws_max_message);
     ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
       if (ec) return;
-      self->hub_.add(self->id_, self);
+      self->shared_.hub.add(self->id_, self);
+      self->window_start_ = std::chrono::steady_clock::now();
       self->read();
     });
   }
@@ -108,14 +122,35 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
  private:
   void read() {
     ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) {
-        self->closed_ = true;
-        self->hub_.remove(self.get());
+      if (ec) return self->closed();
+      self->buffer_.consume(self->buffer_.size());  // the client has nothing to say
+      if (self->over_rate()) {
+        self->ws_.async_close(
+            websocket::close_reason(websocket::close_code::policy_error, "too many messages"),
+            [self](beast::error_code) { self->closed(); });
         return;
       }
-      self->buffer_.consume(self->buffer_.size());  // the client has nothing to say
       self->read();
     });
+  }
+
+  // More messages in one second than the limit.
+  bool over_rate() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - window_start_ >= std::chrono::seconds(1)) {
+      window_start_ = now;
+      messages_ = 0;
+    }
+    return ++messages_ > shared_.config.ws_max_messages_per_second;
+  }
+
+  // The last WebSocket of a session going away stops its analysis: nobody watches it.
+  void closed() {
+    if (closed_) return;
+    closed_ = true;
+    queue_.clear();
+    if (!shared_.hub.remove(this, id_)) return;
+    asio::post(shared_.quick_pool, [api = &shared_.api, id = id_] { api->stop_analysis(id); });
   }
 
   void write() {
@@ -124,11 +159,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     ws_.async_write(asio::buffer(queue_.front()),
                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
                       self->writing_ = false;
-                      if (ec) {
-                        self->closed_ = true;
-                        self->queue_.clear();
-                        return;
-                      }
+                      if (ec) return self->closed();
                       self->queue_.pop_front();
                       if (!self->queue_.empty()) self->write();
                     });
@@ -136,12 +167,13 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
   websocket::stream<beast::tcp_stream> ws_;
   beast::flat_buffer buffer_;
-  WsHub& hub_;
+  Shared shared_;
   std::string id_;
-  std::atomic<std::size_t>& connections_;  // WebSockets count against the connection limit too
   std::deque<std::string> queue_;
   bool writing_ = false;
   bool closed_ = false;
+  std::chrono::steady_clock::time_point window_start_;
+  int messages_ = 0;
 };
 
 void WsHub::publish(const std::string& id, const std::string& text) {
@@ -155,15 +187,6 @@ void WsHub::publish(const std::string& id, const std::string& text) {
   for (const auto& t : targets) t->send(text);
 }
 
-// What every connection shares.
-struct Shared {
-  const ServerConfig& config;
-  Api& api;
-  WsHub& hub;
-  asio::thread_pool& pool;
-  std::atomic<std::size_t>& connections;
-};
-
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket socket, Shared shared) : stream_(std::move(socket)), shared_(shared) {
@@ -171,17 +194,33 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
   ~HttpSession() { --shared_.connections; }
 
+  // Waiting for (part of) a request since then; nullopt while the server works on one.
+  std::optional<std::chrono::steady_clock::time_point> reading_since() const { return reading_since_; }
+  void drop() {  // I/O thread: make room for a new connection
+    beast::error_code ignored;
+    stream_.socket().close(ignored);
+  }
+
+  // The header within header_timeout, then the body within body_timeout: a client trickling
+  // bytes cannot hold a connection for longer.
   void read() {
     parser_.emplace();
     parser_->body_limit(shared_.config.api.max_body);
     parser_->header_limit(kHeaderLimit);
-    stream_.expires_after(shared_.config.read_timeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+    reading_since_ = std::chrono::steady_clock::now();
+    stream_.expires_after(shared_.config.header_timeout);
+    http::async_read_header(
+        stream_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+          if (ec) return self->on_read(ec);
+          self->stream_.expires_after(self->shared_.config.body_timeout);
+          http::async_read(self->stream_, self->buffer_, *self->parser_,
+                           [self](beast::error_code body_ec, std::size_t) { self->on_read(body_ec); });
+        });
   }
 
  private:
   void on_read(beast::error_code ec) {
+    reading_since_.reset();
     if (ec == http::error::end_of_stream) return close();
     if (ec == http::error::body_limit)
       return reply_error(
@@ -209,20 +248,28 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (path_of(target) != "/ws") return reply_error(404, "WebSockets are at /ws?session=ID");
     if (!shared_.api.has_session(id)) return reply_error(404, "unknown session \"" + id + "\"");
     stream_.expires_never();
-    std::make_shared<WsSession>(stream_.release_socket(), shared_.hub, id, shared_.connections)
-        ->run(std::move(request));
+    std::make_shared<WsSession>(stream_.release_socket(), shared_, id)->run(std::move(request));
   }
 
   void call_api(http::request<http::string_body> request, std::string path) {
     ApiRequest r{std::string(request.method_string()), std::move(path), std::move(request.body())};
     // The API may search for a while: off the I/O thread, then back to it to answer.
     stream_.expires_never();
-    asio::post(shared_.pool, [self = shared_from_this(), r = std::move(r)] {
-      ApiResponse answer = self->shared_.api.handle(r);
-      asio::post(self->stream_.get_executor(), [self, answer = std::move(answer)]() mutable {
-        self->reply(answer.status, "application/json", std::move(answer.body));
-      });
-    });
+    const bool searches = Api::may_search(r.target);
+    if (searches && ++shared_.searches_in_flight > shared_.search_capacity) {
+      --shared_.searches_in_flight;
+      const ApiResponse busy =
+          shared_.api.refuse_busy("the engine is busy: too many searches are waiting; try again in a moment");
+      return reply(busy.status, "application/json", busy.body);
+    }
+    asio::post(searches ? shared_.search_pool : shared_.quick_pool,
+               [self = shared_from_this(), r = std::move(r), searches] {
+                 ApiResponse answer = self->shared_.api.handle(r);
+                 if (searches) --self->shared_.searches_in_flight;
+                 asio::post(self->stream_.get_executor(), [self, answer = std::move(answer)]() mutable {
+                   self->reply(answer.status, "application/json", std::move(answer.body));
+                 });
+               });
   }
 
   void reply_error(int status, const std::string& message) {
@@ -242,7 +289,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     res->keep_alive(keep_alive_);
     res->body() = std::move(body);
     res->prepare_payload();
-    stream_.expires_after(shared_.config.read_timeout);
+    stream_.expires_after(shared_.config.write_timeout);
     http::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
       if (ec || !self->keep_alive_) return self->close();
       self->read();
@@ -260,39 +307,78 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::optional<http::request_parser<http::string_body>> parser_;
   Shared shared_;
   bool keep_alive_ = false;
+  std::optional<std::chrono::steady_clock::time_point> reading_since_;
 };
 
 }  // namespace
 
 struct Server::Impl {
   explicit Impl(ServerConfig c)
-      : config(std::move(c)), api(config.api), pool(static_cast<std::size_t>(config.api_threads)) {
+      : config(std::move(c)),
+        api(config.api),
+        quick_pool(static_cast<std::size_t>(std::max(1, config.api_threads))),
+        search_pool(api.search_capacity()) {
     api.set_analysis_sink([this](const std::string& id, const std::string& json) { hub.publish(id, json); });
+  }
+
+  Shared shared() {
+    return Shared{config,     api, hub, quick_pool, search_pool, api.search_capacity(), searches_in_flight,
+                  connections};
   }
 
   void accept() {
     acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
       if (!ec) {
-        if (connections >= config.max_connections) {
+        if (connections >= config.max_connections && !drop_slowest()) {
           beast::error_code ignored;
           socket.close(ignored);
         } else {
-          std::make_shared<HttpSession>(std::move(socket), Shared{config, api, hub, pool, connections})
-              ->read();
+          auto session = std::make_shared<HttpSession>(std::move(socket), shared());
+          if (readers.size() >= 2 * config.max_connections)
+            std::erase_if(readers, [](const std::weak_ptr<HttpSession>& w) { return w.expired(); });
+          readers.push_back(session);
+          session->read();
         }
       }
       accept();
     });
   }
 
+  // At the connection limit: closes the connection that has been sending its request for the
+  // longest (a slow client), so a new one can be served. False when every connection is busy.
+  bool drop_slowest() {
+    std::erase_if(readers, [](const std::weak_ptr<HttpSession>& w) { return w.expired(); });
+    std::shared_ptr<HttpSession> slowest;
+    for (const auto& w : readers)
+      if (const auto s = w.lock();
+          s && s->reading_since() && (!slowest || *s->reading_since() < *slowest->reading_since()))
+        slowest = s;
+    if (!slowest) return false;
+    slowest->drop();
+    return true;
+  }
+
+  void schedule_expiry() {
+    expiry_timer.expires_after(config.expiry_period);
+    expiry_timer.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      api.expire_idle_sessions();
+      schedule_expiry();
+    });
+  }
+
   std::atomic<std::size_t> connections{0};  // first: connections left in ioc or pool count down at the end
+  std::atomic<std::size_t> searches_in_flight{0};
   ServerConfig config;
   asio::io_context ioc{1};
   tcp::acceptor acceptor{ioc};
+  asio::steady_timer expiry_timer{ioc};
+  std::vector<std::weak_ptr<HttpSession>> readers;  // I/O thread only
   WsHub hub;
-  Api api;  // destroyed before hub and ioc: its search thread may still publish
-  asio::thread_pool pool;
+  Api api;  // destroyed before hub and ioc: its search threads may still publish
+  asio::thread_pool quick_pool;
+  asio::thread_pool search_pool;
   std::thread io_thread;
   std::mutex mutex;
   std::condition_variable stopping;
@@ -320,6 +406,7 @@ Expected<unsigned short> Server::start() {
     return Error{"cannot listen: " + ec.message()};
   const unsigned short port = s.acceptor.local_endpoint().port();
   s.accept();
+  s.schedule_expiry();
   s.io_thread = std::thread([&s] { s.ioc.run(); });
   return port;
 }
@@ -359,8 +446,11 @@ void Server::stop() {
   asio::post(s.ioc, [&s] {
     beast::error_code ignored;
     s.acceptor.close(ignored);
+    s.expiry_timer.cancel();
   });
-  s.pool.join();  // API calls in progress finish (a search ends within its time)
+  s.api.shut_down();  // requests waiting for a search are refused; analyses stop
+  s.quick_pool.join();
+  s.search_pool.join();  // API calls in progress finish (a search ends within its time)
   s.ioc.stop();
   if (s.io_thread.joinable()) s.io_thread.join();
 }

@@ -71,12 +71,20 @@
     document.body.dataset.busy = busy > 0 ? "1" : "0";
   }
 
+  // A busy server (503 {"busy": true}: every engine is searching for other games) is said so;
+  // the computer's move is asked again a few times before giving up.
+  const BUSY_RETRIES = 5;
   async function api(op, body) {
     setBusy(1);
     try {
-      const r = await transport.call(op, body);
+      let r = await transport.call(op, body);
+      for (let i = 0; i < BUSY_RETRIES && r.status === 503 && r.json.busy && op === "engine-move"; ++i) {
+        showMessage("The server is busy with other games; asking again in a moment...");
+        await new Promise((done) => setTimeout(done, 2000));
+        r = await transport.call(op, body);
+      }
       if (r.status !== 200) {
-        showMessage(r.json.error || ("error " + r.status));
+        showMessage(r.json.busy ? "The server is busy: " + r.json.error : r.json.error || ("error " + r.status));
         return null;
       }
       showMessage("");

@@ -27,6 +27,7 @@ int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);
 int serve_main(const Args& args);
+int soak_main(const Args& args);  // tools/soak: load and attack of damas serve on loopback
 int datagen_main(const Args& args);
 int hub_main(const Args& args);  // also what `damas` runs without a subcommand
 int match_main(const Args& args);
@@ -43,6 +44,11 @@ Status apply_engine_options(const boost::program_options::variables_map& vm, Opt
 // The same through any setter (e.g. Engine::set_option, which also checks files and sizes).
 using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
 Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
+
+// The file named by the command-line option `name`, when given, may be written
+// (core/file_check.h: a regular file or a new one in an existing folder).
+Status check_output_option(const boost::program_options::variables_map& vm, const std::string& name,
+                           std::string_view what);
 
 // A data file shipped with damas (openings.txt, tactics.txt, ...): <exe>/../share/damas/<name>
 // when installed, else the source tree's bench/<name>.

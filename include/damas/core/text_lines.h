@@ -29,7 +29,8 @@ std::string_view trim(std::string_view s);
 // "source:line: ", the prefix of every error about a line.
 std::string line_location(const std::string& source, int line_number);
 
-// The whole file; `what` names it in the error ("cannot open <what> <path>").
+// The whole file, checked (core/file_check.h: a regular file of at most file_limit::kText bytes);
+// `what` names it in the error ("cannot open <what> <path>: ...").
 Expected<std::string> read_text_file(const std::string& path, std::string_view what);
 
 }  // namespace damas

@@ -40,6 +40,11 @@ struct EgdbStatus {
   std::string text() const;
 };
 
+// The files named by eval-file and egdb-path, checked as set_option checks them: for front ends
+// that build an engine from Options (Engine(const Options&) keeps the default for a value it
+// cannot use), so a bad path is refused with its error instead.
+Status check_option_files(const Options& options);
+
 class Engine {
  public:
   Engine();

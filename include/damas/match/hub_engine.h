@@ -48,6 +48,7 @@ class ChildProcess {
   // Starts the program; an error when it cannot be executed (the message has strerror).
   Status start(const ProcessSpec& spec);
   bool running() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }  // -1 when none runs
   // One line, '\n' appended; an error when the child no longer reads (closed pipe).
   Status write_line(std::string_view line);
   // The next line of the child's stdout, without '\n' (and without a trailing '\r').

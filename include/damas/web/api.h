@@ -20,11 +20,15 @@
 //   review-start {session, depth? | movetime?}  a review of the game (review/review.h), nothing searched yet
 //   review-step  {session}              searches one more position; the review once finished
 //   review-cancel {session}, review {session}, review-line {session, ply}  (the best line's positions)
+//   stats        {}                     the load: sessions, searches running and waiting, longest wait
 // Answers carry the session's state (position, FEN, legal moves, move list, result, PDN). A bad
 // request (malformed JSON, unknown op or session, bad field, illegal move, oversized body, too
 // many sessions, game over) is {"error": "...", "status": N} with that HTTP status, and changes
-// nothing. One Engine serves every session, one search at a time (memory stays bounded); a new
-// search stops a running analysis, whose sink then gets {"type": "stopped"}.
+// nothing. The sessions share a few engines through a SearchQueue (web/search_queue.h): at most
+// search_slots searches at once, the others waiting in arrival order, one per session; a search
+// that cannot start within queue_wait is answered 503 {"busy": true, ...}, a second search of a
+// session already waiting 429. An analysis holds a slot until a request waits for one; its sink
+// then gets {"type": "stopped"}.
 #pragma once
 
 #include <chrono>
@@ -53,11 +57,14 @@ struct ApiResponse {
 using Clock = std::chrono::steady_clock;
 
 struct ApiConfig {
-  std::size_t max_sessions = 32;
-  std::chrono::seconds idle_expiry{3600};  // a session unused this long may be dropped
-  std::size_t max_body = 256 * 1024;       // bytes; larger bodies get 413
-  std::size_t max_plies = 1000;            // per game
-  int hash_mib = 32;                       // the shared engine's table, unless set_engine_option changes it
+  std::size_t max_sessions = 1000;
+  std::chrono::seconds idle_expiry{3600};       // a session unused this long is dropped
+  std::size_t max_body = 256 * 1024;            // bytes; larger bodies get 413
+  std::size_t max_plies = 1000;                 // per game
+  int hash_mib = 16;                            // each engine's table, unless set_engine_option changes it
+  std::size_t search_slots = 0;                 // searches at once (one engine each); 0 = the number of cores
+  std::chrono::milliseconds queue_wait{10000};  // longest wait for a slot before a busy answer
+  std::size_t max_waiting = 128;                // more waiting searches are refused at once
   double hint_seconds = 0.5;
   double default_move_seconds = 1.0;         // per computer move unless the game sets movetime
   std::function<Clock::time_point()> clock;  // empty = steady_clock::now (tests inject one)
@@ -74,14 +81,27 @@ class Api {
   Api(const Api&) = delete;
   Api& operator=(const Api&) = delete;
 
-  // Thread-safe; engine requests (hint, engine-move) block their caller for the search.
+  // Thread-safe; engine requests (hint, engine-move) block their caller while waiting for a slot and
+  // for the search.
   ApiResponse handle(const ApiRequest& request);
   void set_analysis_sink(AnalysisSink sink);  // set before requests arrive
-  // An option of the registry (engine/options.h) for the shared engine, before requests arrive
+  // An option of the registry (engine/options.h) for every engine, before requests arrive
   // (`damas serve --threads 2`); level and multipv are set per search.
   Status set_engine_option(std::string_view name, std::string_view value);
-  EgdbStatus egdb_status() const;  // of the engine the sessions share
+  EgdbStatus egdb_status() const;  // of the engines the sessions share
   bool has_session(std::string_view id) const;
+  // Stops the session's analysis, if any, and waits for its end (its WebSocket closed).
+  void stop_analysis(const std::string& session);
+  // Searches at once plus the requests that may wait for one: how many callers handle() may block.
+  std::size_t search_capacity() const;
+  // True for the operations that search (and so may wait in the queue): hint, engine-move, analysis-start.
+  static bool may_search(std::string_view target);
+  // The 503 busy answer for a search refused before it reached the queue; counted in `stats`.
+  ApiResponse refuse_busy(const std::string& message);
+  // Refuses every waiting and later search and stops the analyses (the server is stopping).
+  void shut_down();
+  // Drops the sessions idle for longer than idle_expiry (a timer of the server calls it); how many.
+  std::size_t expire_idle_sessions();
 
  private:
   struct Impl;

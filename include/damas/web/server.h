@@ -5,8 +5,12 @@
 //   POST /api/<op>                               web/api.h
 //   GET  /ws?session=ID (WebSocket upgrade)      that session's analysis events, one JSON text each
 //
-// Bounded: request bodies (413 above the limit), header size, connections, WebSocket send queues;
-// every read has a timeout; a bad request gets a JSON error and never stops the server.
+// Bounded whatever the clients do: request bodies (413 above the limit), header size, connections
+// (at the limit the oldest connection still sending its request is dropped for the new one, so
+// slow clients cannot lock others out), the time to send a request header and a body (slowloris),
+// WebSocket messages (size and rate) and send queues, sessions (api.max_sessions, idle expiry),
+// searches (api: the queue), the threads waiting for them (503 beyond). A bad request gets a JSON
+// error and never stops the server.
 #pragma once
 
 #include <chrono>
@@ -33,9 +37,14 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   unsigned short port = 0;  // 0 = a free port
   ApiConfig api;
-  std::chrono::seconds read_timeout{30};
-  std::size_t max_connections = 128;
-  int api_threads = 3;
+  std::chrono::milliseconds header_timeout{10000};  // a whole request header, or the wait for the next
+  std::chrono::milliseconds body_timeout{30000};    // a whole request body
+  std::chrono::milliseconds write_timeout{30000};   // a whole answer
+  std::size_t max_connections = 512;                // HTTP and WebSocket together
+  int api_threads = 4;                              // API calls that do not search
+  std::chrono::milliseconds expiry_period{10000};   // how often idle sessions are dropped
+  std::size_t ws_max_message = 4096;                // bytes a client may send in one message
+  int ws_max_messages_per_second = 20;              // more, and the WebSocket is closed
 };
 
 class Server {
