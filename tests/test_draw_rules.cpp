@@ -165,7 +165,7 @@ TEST_CASE("fmjd64 7.2.6: a 4- or 5-piece ending with kings on both sides is draw
   CHECK(g.fmjd.moves().size() == 60);
 }
 
-TEST_CASE("fmjd64 7.2.6: a 6- or 7-piece ending is drawn after 60 moves; man moves do not restart it",
+TEST_CASE("fmjd64 7.2.6: a 6- or 7-piece ending is drawn after 60 moves, man moves do not restart it",
           "[draw_rules]") {
   Games g("W:WK1,K2,29:BK31,K32,4");
   // Man moves at plies 40 and 80: they restart seed's 80-ply count, not this law's.

@@ -112,7 +112,7 @@ TEST_CASE("follower playing White: accepts, moves at once, in a1 numbering", "[d
   CHECK(sink.limits.moves_to_go == 74);
 }
 
-TEST_CASE("follower playing Black waits for White's move; MOVE time field is informational", "[dxp]") {
+TEST_CASE("follower playing Black waits for White's move, MOVE time field is informational", "[dxp]") {
   RecordingSink sink;
   Session s(follower_config(), sink);
   s.on_message(gamereq('Z', 0, 0), Millis{0});
@@ -127,7 +127,7 @@ TEST_CASE("follower playing Black waits for White's move; MOVE time field is inf
   CHECK(to_algebraic(Position::start(), s.game()->moves()[0]) == "a3-b4");
 }
 
-TEST_CASE("fixed depth or nodes replace the clock; the clock is refilled every N moves", "[dxp]") {
+TEST_CASE("fixed depth or nodes replace the clock, the clock is refilled every N moves", "[dxp]") {
   SECTION("depth") {
     RecordingSink sink;
     SessionConfig c = follower_config();
@@ -260,7 +260,7 @@ TEST_CASE("the follower ends the game when it has no legal move", "[dxp]") {
   CHECK(!s.game());
 }
 
-TEST_CASE("BACKREQ rewinds and answers K0; impossible ones get K2", "[dxp]") {
+TEST_CASE("BACKREQ rewinds and answers K0, impossible ones get K2", "[dxp]") {
   RecordingSink sink;
   Session s(follower_config(), sink);
   s.on_message(gamereq('W', 5, 0), Millis{0});

@@ -439,7 +439,7 @@ TEST_CASE("egdb: the engine finds databases with no option, and egdb-path=none t
   CHECK(e.egdb_status().pieces == 2);
 }
 
-TEST_CASE("egdb: a damaged file in a found directory is left out with a message; the engine plays on",
+TEST_CASE("egdb: a damaged file in a found directory is left out with a message, the engine plays on",
           "[egdb]") {
   const fs::path dir = copy_of(3, "damaged");
   const egdb::Material broken{0, 2, 0, 1};  // two kings against one

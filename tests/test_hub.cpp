@@ -128,7 +128,7 @@ TEST_CASE("hub writer quotes exactly when needed and never writes a bad characte
   }
 }
 
-TEST_CASE("hub scores are men with two decimals; wins as Scan writes them", "[hub]") {
+TEST_CASE("hub scores are men with two decimals, wins as Scan writes them", "[hub]") {
   CHECK(format_score(0) == "0.00");
   CHECK(format_score(5) == "0.05");
   CHECK(format_score(-5) == "-0.05");

@@ -294,7 +294,7 @@ TEST_CASE("hub pipe: the transcripts replay through the real binary", "[hub][pip
   }
 }
 
-TEST_CASE("hub pipe: no subcommand means Hub; options on the command line", "[hub][pipe]") {
+TEST_CASE("hub pipe: no subcommand means Hub, options on the command line", "[hub][pipe]") {
   {
     EngineProcess e({DAMAS_BINARY});
     REQUIRE(e.send("hub"));

@@ -263,7 +263,7 @@ TEST_CASE("puzzles: a game without a mistake gives none", "[review]") {
   CHECK(review::find_puzzles(engine, r, pdn, config, "x.pdn", 1).empty());
 }
 
-TEST_CASE("damas puzzles: a standard PDN file of puzzles; bad input is a clear error", "[review]") {
+TEST_CASE("damas puzzles: a standard PDN file of puzzles, bad input is a clear error", "[review]") {
   const std::string in = "/tmp/damas-puzzles-test.pdn";
   const std::string out_file = "/tmp/damas-puzzles-test-out.pdn";
   {
@@ -368,7 +368,7 @@ TEST_CASE("pdn writer: per-move marks and comments, braces kept out of comments"
   CHECK_THAT(pdn, Catch::Contains("1. 22-18? {a (b)} 1... 11-15 *"));
 }
 
-TEST_CASE("analyze --pdn: a bad game is reported with file, line and move; the others are analysed",
+TEST_CASE("analyze --pdn: a bad game is reported with file, line and move, the others are analysed",
           "[analysis]") {
   const std::string in = "/tmp/damas-analysis-test.pdn";
   const std::string out = "/tmp/damas-analysis-test-annotated.pdn";

@@ -32,7 +32,7 @@ TEST_CASE("rule: a flying king captures from a distance and may land on any squa
   CHECK(legal_moves("W:WK29:B18") == Set{"29x15x18", "29x11x18", "29x8x18", "29x4x18"});
 }
 
-TEST_CASE("rule: maximum capture; equal lines of different pieces are both legal", "[rules]") {
+TEST_CASE("rule: maximum capture, equal lines of different pieces are both legal", "[rules]") {
   // c3 takes d4+f6 (two men) or b4+b6 (a man and a king); the single capture of d2 is shorter.
   CHECK(legal_moves("W:W22:B11,17,18,26,K9") == Set{"22x6x9x17", "22x8x11x18"});
 }

@@ -287,7 +287,7 @@ TEST_CASE("web api: undo takes back one ply, against the computer back to the pe
   CHECK(call(api, "undo", session_body(vs)).status == 409);
 }
 
-TEST_CASE("web api: goto moves along the list; a move there replaces the rest", "[web]") {
+TEST_CASE("web api: goto moves along the list, a move there replaces the rest", "[web]") {
   Api api(fast_config());
   const std::string id = new_game(api);
   for (const char* m : {"c3-d4", "f6-e5", "d4:f6"})
@@ -303,7 +303,7 @@ TEST_CASE("web api: goto moves along the list; a move there replaces the rest", 
   CHECK(str(s.find("moves")->as_array().back(), "text") == "b6-a5");
 }
 
-TEST_CASE("web api: hint is a legal move and changes nothing; FEN and PDN round trip", "[web]") {
+TEST_CASE("web api: hint is a legal move and changes nothing, FEN and PDN round trip", "[web]") {
   Api api(fast_config());
   const std::string id = new_game(api, R"({"fen":"B:W18,K5:BK29,12"})");
   const Json before = call(api, "state", session_body(id)).json;
@@ -363,7 +363,7 @@ TEST_CASE("web api: analysis streams multi-PV lines until stopped", "[web]") {
   CHECK(events.front().find("\"type\":\"info\"") != std::string::npos);
 }
 
-TEST_CASE("web api: the shared engine takes registry options; a bad one is refused", "[web]") {
+TEST_CASE("web api: the shared engine takes registry options, a bad one is refused", "[web]") {
   Api api(fast_config());
   CHECK(api.set_engine_option("hash", "8").has_value());
   CHECK_FALSE(api.set_engine_option("threads", "0").has_value());
@@ -506,7 +506,7 @@ TEST_CASE("web api: other sessions are served between two steps of a review", "[
   CHECK(done.find("review")->find("plies")->as_array().size() == 9);
 }
 
-TEST_CASE("web api: cancel stops a review step in its search; a closed session is 404", "[web]") {
+TEST_CASE("web api: cancel stops a review step in its search, a closed session is 404", "[web]") {
   Api api(fast_config());
   const std::string id = load_blunder_game(api);
   REQUIRE(call(api, "review-start", session_body(id, R"("movetime":30)")).status == 200);
