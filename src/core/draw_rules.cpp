@@ -105,6 +105,16 @@ int fmjd64_plies_left(const Position& p, const DrawCounters& c) {
   return law ? law->limit_plies - c.plies : 1 << 20;
 }
 
+int plies_left_by_law(const Position& p, DrawRules rules, const DrawCounters& c) {
+  return rules == DrawRules::Fmjd64 ? fmjd64_plies_left(p, c)
+                                    : rules::kNoProgressDrawPlies - p.reversible_plies();
+}
+
+bool drawn_by_law(const Position& p, DrawRules rules, const DrawCounters& c) {
+  return rules == DrawRules::Fmjd64 ? fmjd64_drawn(p, c)
+                                    : p.reversible_plies() >= rules::kNoProgressDrawPlies;
+}
+
 bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int plies) {
   // Three pieces against one or two (one may still be taken, a man crowned).
   for (Color weak : {Color::White, Color::Black})

@@ -58,9 +58,7 @@ class LawCheck {
   }
   // As the referee (core/game.h): no legal move loses before any law draws.
   bool ended_by_law(const Position& p, const DrawCounters& c) const {
-    const bool drawn = rules_ == DrawRules::Fmjd64 ? fmjd64_drawn(p, c)
-                                                   : p.reversible_plies() >= rules::kNoProgressDrawPlies;
-    return drawn && has_legal_move(p);
+    return drawn_by_law(p, rules_, c) && has_legal_move(p);
   }
   std::tuple<Key, int, int, int> memo_key(const Position& p, const DrawCounters& c) const {
     if (rules_ == DrawRules::Seed) return {p.key(), p.reversible_plies(), 0, 0};
@@ -77,9 +75,7 @@ class LawCheck {
 bool wins_inside_laws(const Database& db, const Position& p, DrawRules rules, const DrawCounters& counters) {
   const std::optional<Value> v = db.probe(p);
   if (!v || v->wdl != Wdl::Win) return false;
-  if (rules == DrawRules::Fmjd64 ? fmjd64_drawn(p, counters)
-                                 : p.reversible_plies() >= rules::kNoProgressDrawPlies)
-    return false;
+  if (drawn_by_law(p, rules, counters)) return false;
   return LawCheck(db, rules).winner_wins(p, counters, v->plies);
 }
 

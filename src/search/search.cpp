@@ -195,8 +195,7 @@ Score Worker::static_eval(const Position& pos, int ply) {
 }
 
 int Worker::plies_left(const Position& pos, int ply) const {
-  if (fmjd64_) return fmjd64_plies_left(pos, draw_[static_cast<std::size_t>(ply)]);
-  return rules::kNoProgressDrawPlies - pos.reversible_plies();
+  return plies_left_by_law(pos, request_.draw_rules, draw_[static_cast<std::size_t>(ply)]);
 }
 
 Key Worker::tt_key(const Position& pos, int ply) const {
@@ -652,9 +651,7 @@ void apply_level(const SearchRequest& request, const Worker& main, SearchResult&
 
 Key search_key(const Position& pos, DrawRules rules, const DrawCounters& counters) {
   const Key key = pos.key();
-  const int left = rules == DrawRules::Fmjd64 ? fmjd64_plies_left(pos, counters)
-                                              : rules::kNoProgressDrawPlies - pos.reversible_plies();
-  if (left > kCounterKeyHorizon) return key;
+  if (plies_left_by_law(pos, rules, counters) > kCounterKeyHorizon) return key;
   if (rules == DrawRules::Seed) return key ^ mix_counter(static_cast<std::uint64_t>(pos.reversible_plies()));
   // The lone king's 7.2.7 count matters up to the 5 moves that bring its law into force.
   const auto diagonal = [&](Color c) {

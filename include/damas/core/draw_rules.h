@@ -101,6 +101,11 @@ inline bool fmjd64_drawn(const Position& p, const DrawCounters& c) {
 }
 // Plies left before a law draws (a large number when no law fits).
 int fmjd64_plies_left(const Position& p, const DrawCounters& c);
+// The same under either law set: `seed` counts the 80 plies without capture or man move (its
+// counter is the position's own), `fmjd64` the counters c.
+int plies_left_by_law(const Position& p, DrawRules rules, const DrawCounters& c);
+// Drawn by the laws of `rules` at p (a side without a legal move has lost all the same).
+bool drawn_by_law(const Position& p, DrawRules rules, const DrawCounters& c);
 // Whether 7.2.7 (the lone king on the long diagonal, whose count never resets) may come into force
 // within `plies` plies from p: then a count that fits now may still end the game early.
 bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int plies);
