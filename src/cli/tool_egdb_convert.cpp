@@ -111,14 +111,6 @@ Outcome play_out(const Task& task, Engine& winner, Engine& defender, const Searc
   return {game.result() == want, game.end_description(), plies};
 }
 
-Status configure(Engine& e, const OptionList& options, DrawRules rules) {
-  if (Status s = e.set_option(option::kMoveOverhead, "0"); !s) return s;  // in-process: no delay
-  if (Status s = e.set_option(option::kDrawRules, to_string(rules)); !s) return s;
-  for (const auto& [name, value] : options)
-    if (Status s = e.set_option(name, value); !s) return s;
-  return Ok{};
-}
-
 }  // namespace
 
 int egdb_convert_main(const Args& args) {
@@ -215,12 +207,12 @@ int egdb_convert_main(const Args& args) {
   ProgressLine line(stderr, isatty(STDERR_FILENO) != 0);
   const auto work = [&] {
     Engine winner, loser;
-    if (Status s = configure(winner, *both, *rules); !s) {
+    if (Status s = configure_in_process_engine(winner, *both, *rules); !s) {
       const std::lock_guard lock(print);
       setup_error = "--engine: " + s.error();
       return;
     }
-    if (Status s = configure(loser, defender, *rules); !s) {
+    if (Status s = configure_in_process_engine(loser, defender, *rules); !s) {
       const std::lock_guard lock(print);
       setup_error = "--defender: " + s.error();
       return;

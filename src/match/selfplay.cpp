@@ -63,19 +63,18 @@ Pentanomial MatchResult::pentanomial() const {
   return p;
 }
 
-namespace {
-
-Status configure(Engine& engine, const OptionList& options, DrawRules rules, const char* label) {
+Status configure_in_process_engine(Engine& engine, const OptionList& options, DrawRules rules) {
   // In-process games have no communication delay to keep time back for: without this a
   // --movetime of 20 ms would leave the default 30 ms overhead a 1 ms search. An explicit
   // move-overhead in the option list still wins (it is set after).
   if (Status s = engine.set_option(option::kMoveOverhead, "0"); !s) return s;
   if (Status s = engine.set_option(option::kDrawRules, to_string(rules)); !s) return s;
   for (const auto& [name, value] : options)
-    if (Status s = engine.set_option(name, value); !s)
-      return Error{std::string("engine ") + label + ": " + s.error()};
+    if (Status s = engine.set_option(name, value); !s) return s;
   return Ok{};
 }
+
+namespace {
 
 // Plays game `index` between engines a and b; an illegal move from an engine is an error.
 Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, Engine& b) {
@@ -144,8 +143,10 @@ Expected<MatchResult> run_match(const MatchConfig& config, const GameCallback& o
   auto worker = [&]() {
     Engine a;
     Engine b;
-    if (Status s = configure(a, config.options_a, config.draw_rules, "A"); !s) return fail(s.error());
-    if (Status s = configure(b, config.options_b, config.draw_rules, "B"); !s) return fail(s.error());
+    if (Status s = configure_in_process_engine(a, config.options_a, config.draw_rules); !s)
+      return fail("engine A: " + s.error());
+    if (Status s = configure_in_process_engine(b, config.options_b, config.draw_rules); !s)
+      return fail("engine B: " + s.error());
     for (int i = next++; i < total && !failed; i = next++) {
       Expected<GameRecord> record = play_game(config, i, a, b);
       if (!record) return fail(record.error());
