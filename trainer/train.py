@@ -26,6 +26,16 @@ def fen_of(record):
     return f"{side}:W{squares(record['white'])}:B{squares(record['black'])}"
 
 
+def write_check_file(path, script, weights, records, rows, int_cp, float_cp):
+    """The check positions tests/ compare the engine with: FEN | integer score | float score."""
+    with open(path, "w") as f:
+        f.write(f"# Written by trainer/{script} for {weights}: FEN | integer score | float score\n"
+                "# (side to move, 1/100 man). The engine must give the integer score exactly.\n")
+        for i in rows:
+            f.write(f"{fen_of(records[i])} | {int(int_cp[i])} | {float_cp[i]:.3f}\n")
+    print(f"wrote {len(rows)} check positions to {path}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+", help="training-data files written by damas datagen")
@@ -104,12 +114,7 @@ def main():
     if args.test_positions:
         val_records = records[is_val]
         pick = rng.choice(len(val_records), size=min(args.test_count, len(val_records)), replace=False)
-        with open(args.test_positions, "w") as f:
-            f.write(f"# Written by trainer/train.py for {args.out}: FEN | integer score | float score\n"
-                    "# (side to move, 1/100 man). The engine must give the integer score exactly.\n")
-            for i in sorted(pick):
-                f.write(f"{fen_of(val_records[i])} | {int(int_cp[i])} | {float_cp[i]:.3f}\n")
-        print(f"wrote {len(pick)} check positions to {args.test_positions}")
+        write_check_file(args.test_positions, "train.py", args.out, val_records, sorted(pick), int_cp, float_cp)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import torch
 
 import data
 import ending_model as model
-from train import fen_of
+from train import write_check_file
 
 PLY = 15.0  # 1/100 man per ply of a database win (tool_egdb_convert.cpp: kEndingPerPly)
 
@@ -160,12 +160,7 @@ def main():
         rng = np.random.default_rng(args.seed)
         rows = np.nonzero(trained)[0]
         pick = rng.choice(rows, size=min(args.test_count, len(rows)), replace=False)
-        with open(args.test_positions, "w") as f:
-            f.write(f"# Written by trainer/train_ending.py for {args.out}: FEN | integer score | float score\n"
-                    "# (side to move, 1/100 man). The engine must give the integer score exactly.\n")
-            for i in sorted(pick):
-                f.write(f"{fen_of(records[i])} | {int(int_cp[i])} | {float_cp[i]:.3f}\n")
-        print(f"wrote {len(pick)} check positions to {args.test_positions}")
+        write_check_file(args.test_positions, "train_ending.py", args.out, records, sorted(pick), int_cp, float_cp)
 
 
 if __name__ == "__main__":
