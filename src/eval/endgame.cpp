@@ -21,8 +21,9 @@ static_assert(kLoneKingInputs + 2 * 32 == kEndingInputs);
 constexpr int kTwoPiecesDivisor = 16;
 constexpr Score kMaxEndingEval = kScoreWinThreshold / 2;
 
-template <typename T, std::size_t N>
-void read_all(const unsigned char*& p, std::array<T, N>& out) {
+template <typename Range>
+void read_all(const unsigned char*& p, Range& out) {
+  using T = typename Range::value_type;
   for (T& v : out) {
     v = static_cast<T>(static_cast<std::make_unsigned_t<T>>(get_le(p, sizeof(T))));
     p += sizeof(T);
@@ -67,10 +68,7 @@ Expected<EndingWeights> parse_ending_weights(std::span<const unsigned char> byte
   EndingWeights weights;
   const unsigned char* p = bytes.data() + kHeaderBytes;
   for (EndingNetwork& w : weights.buckets) {
-    for (std::int16_t& v : w.w1) {
-      v = static_cast<std::int16_t>(static_cast<std::uint16_t>(get_le(p, 2)));
-      p += 2;
-    }
+    read_all(p, w.w1);
     read_all(p, w.b1);
     read_all(p, w.w2);
     read_all(p, w.b2);
