@@ -26,6 +26,22 @@ def fen_of(record):
     return f"{side}:W{squares(record['white'])}:B{squares(record['black'])}"
 
 
+def train_epoch(net, opt, rng, n, batch, loss_of_batch):
+    """One pass over n positions in a random order (rng), a step per batch of indices; the mean
+    batch loss. The network's weights are clipped after each step."""
+    perm = torch.from_numpy(rng.permutation(n))
+    total, batches = 0.0, 0
+    for i in range(0, len(perm), batch):
+        opt.zero_grad()
+        loss = loss_of_batch(perm[i:i + batch])
+        loss.backward()
+        opt.step()
+        net.clip_()
+        total += float(loss)
+        batches += 1
+    return total / max(1, batches)
+
+
 def write_check_file(path, script, weights, records, rows, int_cp, float_cp):
     """The check positions tests/ compare the engine with: FEN | integer score | float score."""
     with open(path, "w") as f:
@@ -82,22 +98,13 @@ def main():
 
     t_train = time.time()
     for epoch in range(args.epochs):
-        perm = torch.from_numpy(rng.permutation(len(x_train)))
-        total, batches = 0.0, 0
         net.train()
-        for i in range(0, len(perm), args.batch):
-            idx = perm[i:i + args.batch]
-            opt.zero_grad()
-            loss = loss_of(x_train[idx], y_train[idx])
-            loss.backward()
-            opt.step()
-            net.clip_()
-            total += float(loss)
-            batches += 1
+        mean_loss = train_epoch(net, opt, rng, len(x_train), args.batch,
+                                lambda idx: loss_of(x_train[idx], y_train[idx]))
         sched.step()
         with torch.no_grad():
             val = float(loss_of(x_val, y_val))
-        print(f"epoch {epoch + 1}: train loss {total / max(1, batches):.5f}  validation loss {val:.5f}  "
+        print(f"epoch {epoch + 1}: train loss {mean_loss:.5f}  validation loss {val:.5f}  "
               f"{time.time() - t_train:.0f} s", flush=True)
         if args.minutes and time.time() - t_train > 60 * args.minutes:
             print("time box reached", flush=True)

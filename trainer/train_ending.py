@@ -22,7 +22,7 @@ import torch
 
 import data
 import ending_model as model
-from train import write_check_file
+from train import train_epoch, write_check_file
 
 PLY = 15.0  # 1/100 man per ply of a database win (tool_egdb_convert.cpp: kEndingPerPly)
 
@@ -72,19 +72,10 @@ def train_bucket(x, y, args, b):
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, args.epochs))
     t0 = time.time()
     for epoch in range(args.epochs):
-        perm = torch.from_numpy(rng.permutation(len(x)))
-        total, batches = 0.0, 0
-        for i in range(0, len(perm), args.batch):
-            idx = perm[i:i + args.batch]
-            opt.zero_grad()
-            loss = torch.mean((net(x[idx]) - y[idx]) ** 2)
-            loss.backward()
-            opt.step()
-            net.clip_()
-            total += float(loss)
-            batches += 1
+        mean_loss = train_epoch(net, opt, rng, len(x), args.batch,
+                                lambda idx: torch.mean((net(x[idx]) - y[idx]) ** 2))
         sched.step()
-        print(f"bucket {b} epoch {epoch + 1}: loss {total / max(1, batches):.5f} (men^2)  "
+        print(f"bucket {b} epoch {epoch + 1}: loss {mean_loss:.5f} (men^2)  "
               f"{time.time() - t0:.0f} s", flush=True)
         if args.minutes and time.time() - t0 > 60 * args.minutes:
             print("time box reached", flush=True)
