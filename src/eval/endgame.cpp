@@ -21,20 +21,6 @@ static_assert(kLoneKingInputs + 2 * 32 == kEndingInputs);
 constexpr int kTwoPiecesDivisor = 16;
 constexpr Score kMaxEndingEval = kScoreWinThreshold / 2;
 
-template <typename Range>
-void read_all(const unsigned char*& p, Range& out) {
-  using T = typename Range::value_type;
-  for (T& v : out) {
-    v = static_cast<T>(static_cast<std::make_unsigned_t<T>>(get_le(p, sizeof(T))));
-    p += sizeof(T);
-  }
-}
-
-template <typename Range>
-void write_all(std::vector<unsigned char>& out, const Range& values) {
-  for (auto v : values) append_le(out, static_cast<std::make_unsigned_t<decltype(v)>>(v), sizeof(v));
-}
-
 // The square's input index (0..31) seen from the strong side.
 int strong_view_index(Square s, Color strong) {
   const int n = square_number(s);
@@ -66,15 +52,14 @@ Expected<EndingWeights> parse_ending_weights(std::span<const unsigned char> byte
   if (fnv1a64(bytes.data() + kHeaderBytes, kPayloadBytes) != get_le(&bytes[32], 8))
     return Error{where + "checksum mismatch (corrupt file)"};
   EndingWeights weights;
-  const unsigned char* p = bytes.data() + kHeaderBytes;
+  LittleEndianReader in(bytes.data() + kHeaderBytes);
   for (EndingNetwork& w : weights.buckets) {
-    read_all(p, w.w1);
-    read_all(p, w.b1);
-    read_all(p, w.w2);
-    read_all(p, w.b2);
-    read_all(p, w.w3);
-    w.b3 = static_cast<std::int32_t>(static_cast<std::uint32_t>(get_le(p, 4)));
-    p += 4;
+    in.read(w.w1);
+    in.read(w.b1);
+    in.read(w.w2);
+    in.read(w.b2);
+    in.read(w.w3);
+    in.read(w.b3);
   }
   return weights;
 }
@@ -82,11 +67,11 @@ Expected<EndingWeights> parse_ending_weights(std::span<const unsigned char> byte
 std::vector<unsigned char> ending_weights_to_bytes(const EndingWeights& weights) {
   std::vector<unsigned char> payload;
   for (const EndingNetwork& w : weights.buckets) {
-    write_all(payload, w.w1);
-    write_all(payload, w.b1);
-    write_all(payload, w.w2);
-    write_all(payload, w.b2);
-    write_all(payload, w.w3);
+    append_all_le(payload, w.w1);
+    append_all_le(payload, w.b1);
+    append_all_le(payload, w.w2);
+    append_all_le(payload, w.b2);
+    append_all_le(payload, w.w3);
     append_le(payload, static_cast<std::uint32_t>(w.b3), 4);
   }
   std::vector<unsigned char> out(kMagic.begin(), kMagic.end());

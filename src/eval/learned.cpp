@@ -24,30 +24,6 @@ constexpr std::size_t kPayloadBytes =
         (kLearnedInputs * kLearnedHidden1 + kLearnedHidden1 + kLearnedHidden2 * kLearnedHidden1) +
     sizeof(std::int32_t) * (2 * kLearnedHidden2 + 1);
 
-// Reads little-endian integers of one type from the payload in order.
-class PayloadReader {
- public:
-  explicit PayloadReader(const unsigned char* p) : p_(p) {}
-  template <typename T, std::size_t N>
-  void read(std::array<T, N>& out) {
-    for (T& v : out) read(v);
-  }
-  template <typename T>
-  void read(T& v) {
-    using U = std::make_unsigned_t<T>;
-    v = static_cast<T>(static_cast<U>(get_le(p_, sizeof(T))));
-    p_ += sizeof(T);
-  }
-
- private:
-  const unsigned char* p_;
-};
-
-template <typename T, std::size_t N>
-void write_all(std::vector<unsigned char>& out, const std::array<T, N>& values) {
-  for (T v : values) append_le(out, static_cast<std::make_unsigned_t<T>>(v), sizeof(T));
-}
-
 // Feature index of each bit of the padded layout, from White's and from Black's view.
 struct SquareIndex {
   std::array<std::array<std::uint8_t, kBitboardBits>, 2> of{};
@@ -233,7 +209,7 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
   if (fnv1a64(bytes.data() + kHeaderBytes, kPayloadBytes) != get_le(&bytes[24], 8))
     return Error{where + "checksum mismatch (corrupt file)"};
   LearnedWeights w;
-  PayloadReader in(bytes.data() + kHeaderBytes);
+  LittleEndianReader in(bytes.data() + kHeaderBytes);
   in.read(w.w1);
   in.read(w.b1);
   std::array<std::int16_t, kLearnedHidden2 * kLearnedHidden1> w2{};
@@ -256,15 +232,15 @@ Expected<LearnedWeights> load_learned_weights(const std::string& path) {
 
 std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
   std::vector<unsigned char> payload;
-  write_all(payload, w.w1);
-  write_all(payload, w.b1);
+  append_all_le(payload, w.w1);
+  append_all_le(payload, w.b1);
   std::array<std::int16_t, kLearnedHidden2 * kLearnedHidden1> w2{};
   for (std::size_t j = 0; j < kLearnedHidden2; ++j)
     for (std::size_t i = 0; i < kLearnedHidden1; ++i)
       w2[j * kLearnedHidden1 + i] = w.w2[learned_w2_index(i, j)];
-  write_all(payload, w2);
-  write_all(payload, w.b2);
-  write_all(payload, w.w3);
+  append_all_le(payload, w2);
+  append_all_le(payload, w.b2);
+  append_all_le(payload, w.w3);
   append_le(payload, static_cast<std::uint32_t>(w.b3), 4);
   std::vector<unsigned char> out(kMagic.begin(), kMagic.end());
   append_le(out, kLearnedWeightsVersion, 4);
