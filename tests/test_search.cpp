@@ -157,6 +157,42 @@ TEST_CASE("search: several threads find a legal move and the shot", "[search]") 
   CHECK(a.result.score == win_in(3));
 }
 
+// Lazy SMP may play a helper thread's move; the last line a GUI saw must be the move played.
+TEST_CASE("search: with two threads the last info line shows the move played", "[search]") {
+  // Middlegames of bench/bench-positions.txt, where the best move changes with depth.
+  for (const char* text :
+       {"W:W17,18,21,23,25,27,28,29,31,32:B1,2,3,4,5,7,8,9,10,11",
+        "W:W17,20,21,22,23,24,27,29,30,31,32:B1,2,3,4,5,6,8,10,11,15,16",
+        "W:W13,14,20,25,27,29,31,32:B1,2,3,4,5,11,15,16", "W:W13,17,20,22,27,29,32:B4,6,9,10,11,15,16",
+        "W:W19,21,22,24,26,28,29,30:B1,2,3,5,7,10,11,12,13", "W:W22,23,24,29,30,32:B1,3,4,6,8,9,11,14",
+        "W:W17,19,20,22,23,24,25,31:B4,8,10,11,12,13,14,16", "W:W12,21,23,25,26,28,31:B3,5,7,8,10,13,14"}) {
+    const Position p = fen(text);
+    for (const char* skip : {"true", "false"}) {
+      for (const char* deepest : {"true", "false"}) {
+        for (const std::uint64_t nodes : {20000, 60000, 200000}) {
+          auto engine = small_engine();
+          REQUIRE(engine->set_option("threads", "2"));
+          REQUIRE(engine->set_option(std::string(option::kSmpSkipDepths), skip));
+          REQUIRE(engine->set_option(std::string(option::kSmpDeepestThread), deepest));
+          REQUIRE(engine->set_position(p));
+          SearchLimits l;
+          l.nodes = nodes;
+          SearchInfo last;
+          const SearchResult r = engine->search(l, GoMode::Think, [&last](const SearchInfo& i) { last = i; });
+          MoveList legal;
+          generate_legal_moves(p, legal);
+          CHECK(legal.contains(r.best));
+          REQUIRE(!last.pv.empty());
+          CHECK(last.pv.front() == r.best);
+          CHECK(r.depth >= 1);
+        }
+      }
+    }
+  }
+  auto engine = small_engine();
+  CHECK(!engine->set_option(std::string(option::kSmpSkipDepths), "sometimes").has_value());
+}
+
 TEST_CASE("search: weak levels stay legal and reasonable", "[search]") {
   for (const char* level : {"beginner", "easy", "medium", "hard"}) {
     auto engine = small_engine();

@@ -325,6 +325,8 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.tuning.single_reply_extension = e.options.get_bool(option::kSingleReplyExtension);
   r.tuning.threat_extension = e.options.get_bool(option::kThreatExtension);
   r.tuning.futility = e.options.get_bool(option::kFutility);
+  r.tuning.smp_skip_depths = e.options.get_bool(option::kSmpSkipDepths);
+  r.tuning.smp_deepest_thread = e.options.get_bool(option::kSmpDeepestThread);
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;

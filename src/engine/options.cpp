@@ -127,6 +127,20 @@ const std::vector<OptionSpec>& option_specs() {
        0,
        {},
        "search: skip late quiet moves at depth 1-2 far below alpha"},
+      {std::string(option::kSmpSkipDepths),
+       OptionType::Bool,
+       "true",
+       0,
+       0,
+       {},
+       "search, threads > 1: helper threads skip some depths, so they search ahead of the main thread"},
+      {std::string(option::kSmpDeepestThread),
+       OptionType::Bool,
+       "true",
+       0,
+       0,
+       {},
+       "search, threads > 1: play the move of the thread with the deepest completed iteration"},
   };
   return kSpecs;
 }

@@ -35,6 +35,20 @@ static_assert(kOutOfCountWin - egdb::kMaxDistance / 8 > 0);
 // from 12 plies 95 (bench/endgames.md), the transpositions of king endings being the table's use.
 constexpr int kCounterKeyHorizon = 12;
 
+// Lazy SMP: helper k (1, 2, ...) skips depth d when (d + phase) / span is odd, with span and
+// phase from row (k - 1) % 20: the first helper searches the even depths only, the next ones
+// skip runs of 1, 2, 3 or 4 depths from different offsets, so at any moment the threads are
+// spread over several depths rather than all on the main thread's.
+constexpr std::array<int, 20> kSkipSpan = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+constexpr std::array<int, 20> kSkipPhase = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+
+constexpr bool helper_skips_depth(int helper, int depth) {
+  const auto row = static_cast<std::size_t>((helper - 1) % 20);
+  return (depth + kSkipPhase[row]) / kSkipSpan[row] % 2 != 0;
+}
+static_assert(helper_skips_depth(1, 3) && !helper_skips_depth(1, 4), "the first helper: even depths");
+static_assert(!helper_skips_depth(2, 3) && helper_skips_depth(2, 4), "the second helper: odd depths");
+
 Key mix_counter(std::uint64_t x) {
   // splitmix64's finaliser: counters 0, 1, 2... spread over all bits, unlike the piece keys.
   x += 0x9E3779B97F4A7C15ULL;
@@ -92,6 +106,8 @@ class Worker {
   double mean_depth() const {
     return leaves_ ? static_cast<double>(leaf_ply_sum_) / static_cast<double>(leaves_) : 0.0;
   }
+  // Calls on_info with the first `lines` root lines (at least one) of the iteration at `depth`.
+  void report(int depth, std::size_t lines) const;
 
  private:
   Score root_search(int depth, Score alpha, Score beta, std::size_t first);
@@ -112,7 +128,6 @@ class Worker {
   void order(const Position& pos, MoveList& moves, const MoveTag& tt_move, int ply,
              std::array<int, MoveList::kCapacity>& keys) const;
   void reward(const Position& pos, const MoveList& moves, std::size_t cut, int depth, int ply);
-  void report(int depth, std::size_t lines);
 
   Shared& shared_;
   const SearchRequest& request_;
@@ -501,7 +516,7 @@ Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first)
   return best;
 }
 
-void Worker::report(int depth, std::size_t lines) {
+void Worker::report(int depth, std::size_t lines) const {
   if (!shared_.on_info) return;
   const std::size_t count = std::max<std::size_t>(lines, 1);
   for (std::size_t i = 0; i < count && i < root_moves_.size(); ++i) {
@@ -532,6 +547,9 @@ void Worker::iterate() {
   int stable = 0;
   // Helpers start at staggered depths so the threads spread over the tree.
   for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
+    // A helper never skips the last depth it may search: it would end with nothing to do.
+    if (id_ != 0 && request_.tuning.smp_skip_depths && depth < max_depth && helper_skips_depth(id_, depth))
+      continue;
     root_depth_ = depth;
     for (RootMove& rm : root_moves_) {
       rm.last_score = rm.score;
@@ -611,6 +629,21 @@ SearchResult result_of(const Worker& main, const Shared& shared) {
   return r;
 }
 
+// The thread whose move is played: the main one, or with smp_deepest_thread a helper that
+// completed a deeper iteration (its root move is then that iteration's, or a better one its
+// next iteration found). Several lines (multipv, weak levels) come from the main thread only.
+const Worker& deepest_thread(const SearchRequest& request, const Shared& shared) {
+  const Worker* chosen = shared.workers.front().get();
+  if (!request.tuning.smp_deepest_thread || request.multipv > 1 || request.level.weak_move_percent > 0)
+    return *chosen;
+  for (const auto& w : shared.workers) {
+    const std::vector<RootMove>& rms = w->root_moves();
+    const bool scored = !rms.empty() && (rms.front().score != kNoScore || rms.front().last_score != kNoScore);
+    if (scored && w->completed_depth() > chosen->completed_depth()) chosen = w.get();
+  }
+  return *chosen;
+}
+
 // A single legal move in Think mode: answered at once, without a search.
 SearchResult forced_reply(const Move& only, const Shared& shared) {
   SearchResult r;
@@ -681,7 +714,10 @@ SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, Se
   control.stop.store(true, std::memory_order_relaxed);
   for (std::thread& t : helpers) t.join();
 
-  SearchResult r = result_of(main, shared);
+  const Worker& chosen = deepest_thread(request, shared);
+  // The GUI's last line is the one played.
+  if (&chosen != &main) chosen.report(chosen.completed_depth(), 1);
+  SearchResult r = result_of(chosen, shared);
   if (request.level.weak_move_percent > 0) apply_level(request, main, r);
   return r;
 }

@@ -66,6 +66,9 @@ inline constexpr std::string_view kThreatExtension = "threat-extension";
 inline constexpr std::string_view kFutility = "futility";
 inline constexpr std::array<std::string_view, 5> kSearchSwitches = {kLmr, kProbCut, kSingleReplyExtension,
                                                                     kThreatExtension, kFutility};
+// Switches of Lazy SMP (SearchTuning; no effect with one thread, so not bench's).
+inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
+inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 }  // namespace option
 
 }  // namespace damas

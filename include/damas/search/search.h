@@ -52,6 +52,11 @@ struct SearchTuning {
   bool threat_extension = false;
   bool futility = false;       // skip late quiet moves at depth 1-2 far below alpha
   Score futility_margin = 90;  // per ply of depth
+  // Lazy SMP: helper threads search other depths than the main thread (a table of skipped
+  // depths), so that two threads are not two copies of one iteration.
+  bool smp_skip_depths = true;
+  // Lazy SMP: the move played is that of the thread with the deepest completed iteration.
+  bool smp_deepest_thread = true;
 };
 
 struct SearchRequest {
