@@ -636,11 +636,9 @@ const Worker& deepest_thread(const SearchRequest& request, const Shared& shared)
   const Worker* chosen = shared.workers.front().get();
   if (!request.tuning.smp_deepest_thread || request.multipv > 1 || request.level.weak_move_percent > 0)
     return *chosen;
-  for (const auto& w : shared.workers) {
-    const std::vector<RootMove>& rms = w->root_moves();
-    const bool scored = !rms.empty() && (rms.front().score != kNoScore || rms.front().last_score != kNoScore);
-    if (scored && w->completed_depth() > chosen->completed_depth()) chosen = w.get();
-  }
+  // A completed iteration leaves its first root move scored (last_score once the next one starts).
+  for (const auto& w : shared.workers)
+    if (w->completed_depth() > chosen->completed_depth()) chosen = w.get();
   return *chosen;
 }
 
