@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 #include "damas/core/training_data.h"
 #include "damas/match/datagen.h"
 #include "eval_test_helpers.h"
@@ -156,4 +157,54 @@ TEST_CASE("datagen shards play disjoint games", "[datagen]") {
   CHECK(seen.size() == 6);
   c.shard = 2;
   CHECK_FALSE(validate(c));
+}
+
+TEST_CASE("datagen: a ballot's later rounds do not replay its first game", "[datagen]") {
+  DatagenConfig c = small_config();  // one ballot: games 0, 2, 4 of the shard start from it
+  c.games = 5;
+  const std::vector<DatagenGame> games = run(c);
+  REQUIRE(games.size() == 5);
+  CHECK_FALSE(games[0].records == games[2].records);
+  CHECK_FALSE(games[0].records == games[4].records);
+  CHECK_FALSE(games[2].records == games[4].records);
+  c.ballot_repeat_random_plies = 0;
+  CHECK_FALSE(validate(c));
+}
+
+TEST_CASE("datagen: a capture pending is recorded as the first quiet position of its variation",
+          "[datagen]") {
+  // White to move must take 18 (22x15); Black, with men on 6 and 13, then has two quiet moves.
+  const Expected<Position> root = parse_fen("W:W22,30:B6,13,18");
+  REQUIRE(root.has_value());
+  REQUIRE(has_capture(*root));
+  const Expected<std::vector<Move>> pv = parse_move_list(*root, "22x15 6-10");
+  REQUIRE(pv.has_value());
+  SearchResult r;
+  r.score = 37;
+  r.pv = *pv;
+  const std::optional<TrainingRecord> rec = quiet_descendant(*root, r, 20);
+  REQUIRE(rec.has_value());
+  CHECK(rec->position == root->after((*pv)[0]));
+  CHECK(rec->score == -37);  // Black's view
+  CHECK(rec->ply == 21);
+  CHECK_FALSE(has_capture(rec->position));
+
+  SearchResult short_pv;  // the variation stops before the capture is made
+  CHECK_FALSE(quiet_descendant(*root, short_pv, 20).has_value());
+  SearchResult wrong = r;  // a move of the other side first
+  wrong.pv = {(*pv)[1]};
+  CHECK_FALSE(quiet_descendant(*root, wrong, 20).has_value());
+}
+
+TEST_CASE("datagen: quiet descendants add records, never with a capture pending", "[datagen]") {
+  DatagenConfig c = small_config();
+  c.quiet_descendants = false;
+  std::size_t without = 0, with = 0;
+  for (const DatagenGame& g : run(c)) without += g.records.size();
+  c.quiet_descendants = true;
+  for (const DatagenGame& g : run(c)) {
+    with += g.records.size();
+    for (const TrainingRecord& rec : g.records) CHECK_FALSE(has_capture(rec.position));
+  }
+  CHECK(with > without);
 }

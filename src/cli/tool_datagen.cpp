@@ -73,6 +73,10 @@ int datagen_main(const Args& args) {
       "openings file (ballots); half the games start from them, half from random plies")(
       "random-plies", po::value<int>()->default_value(8), "random plies from the start for a random opening")(
       "max-plies", po::value<int>()->default_value(400), "a longer game is a draw")(
+      "ballot-repeat-plies", po::value<int>()->default_value(4),
+      "a ballot's second and later games start with 1 to this many random plies")(
+      "quiet-descendants", po::value<bool>()->default_value(true),
+      "record a position with a capture pending as the first quiet position of its principal variation")(
       "engine", po::value<std::string>()->default_value(""),
       "engine options, name=value (e.g. \"eval=learned eval-file=x.nnue hash=8\")");
   po::variables_map vm;
@@ -96,6 +100,8 @@ int datagen_main(const Args& args) {
   config.seed = vm["seed"].as<std::uint64_t>();
   config.random_plies = vm["random-plies"].as<int>();
   config.max_plies = vm["max-plies"].as<int>();
+  config.ballot_repeat_random_plies = vm["ballot-repeat-plies"].as<int>();
+  config.quiet_descendants = vm["quiet-descendants"].as<bool>();
   if (!parse_shard(vm["shard"].as<std::string>(), config.shard, config.shards))
     return fail("--shard takes K/N with 0 <= K < N, not \"" + vm["shard"].as<std::string>() + "\"");
   if (config.threads > 64) return fail("--threads must be at most 64");

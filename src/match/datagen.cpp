@@ -1,10 +1,12 @@
 #include "damas/match/datagen.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_set>
 
 #include "damas/core/movegen.h"
 #include "damas/engine/options.h"
@@ -62,7 +64,11 @@ Expected<Game> draw_opening(const DatagenConfig& config, std::uint64_t global_in
       game = Game(o.start);
       for (const Move& m : o.moves)
         if (Status s = game.play(m); !s) return Error{"ballot \"" + o.text + "\": " + s.error()};
-      plies = attempt == 0 ? 0 : rng.below(config.ballot_random_plies + 1);
+      // Searches at a fixed node budget repeat themselves: a ballot's later rounds get random plies
+      // of their own, or every round would replay the first round's game.
+      const bool first_round = global_index / 2 < config.ballots.size();
+      if (first_round) plies = attempt == 0 ? 0 : rng.below(config.ballot_random_plies + 1);
+      else plies = 1 + rng.below(config.ballot_repeat_random_plies);
     }
     if (!play_random(game, plies, rng)) continue;
     engine.new_game();
@@ -72,7 +78,32 @@ Expected<Game> draw_opening(const DatagenConfig& config, std::uint64_t global_in
   return Error{"no balanced opening found for game " + std::to_string(global_index)};
 }
 
+TrainingRecord make_record(const Position& p, Score score, int ply) {
+  TrainingRecord rec;
+  rec.position = p;
+  rec.score = std::clamp(score, Score{-32000}, Score{32000});
+  rec.ply = ply;
+  return rec;
+}
+
 }  // namespace
+
+// The evaluation is asked about the ends of capture sequences, which a game's own positions cover
+// only when they are played.
+std::optional<TrainingRecord> quiet_descendant(const Position& root, const SearchResult& r, int ply) {
+  Position p = root;
+  Score score = r.score;
+  std::size_t steps = 0;
+  MoveList legal;
+  for (; steps < r.pv.size() && has_capture(p); ++steps) {
+    generate_legal_moves(p, legal);
+    if (std::find(legal.begin(), legal.end(), r.pv[steps]) == legal.end()) return std::nullopt;
+    p = p.after(r.pv[steps]);
+    score = -score;
+  }
+  if (has_capture(p) || count_legal_moves(p) < 2) return std::nullopt;
+  return make_record(p, score, ply + static_cast<int>(steps));
+}
 
 Status validate(const DatagenConfig& c) {
   if (c.nodes == 0) return Error{"the node budget must be positive"};
@@ -80,6 +111,7 @@ Status validate(const DatagenConfig& c) {
   if (c.threads < 1) return Error{"threads must be at least 1"};
   if (c.shards < 1 || c.shard < 0 || c.shard >= c.shards) return Error{"shard K/N needs 0 <= K < N"};
   if (c.random_plies < 0 || c.ballot_random_plies < 0) return Error{"random plies cannot be negative"};
+  if (c.ballot_repeat_random_plies < 1) return Error{"a ballot's later rounds need at least one random ply"};
   if (c.max_plies < 1) return Error{"max plies must be positive"};
   return Ok{};
 }
@@ -92,19 +124,25 @@ Expected<DatagenGame> generate_game(const DatagenConfig& config, std::uint64_t g
   engine.new_game();
   DatagenGame out;
   out.global_index = global_index;
+  std::unordered_set<Key> played;  // the game's own positions: a descendant equal to one is left out
+  std::vector<std::pair<TrainingRecord, bool>> kept;  // record, whether a descendant
   while (!game.over() && static_cast<int>(game.moves().size()) < config.max_plies) {
     const Position& p = game.current();
+    played.insert(p.key());
     const SearchResult r = search_now(engine, game, config.nodes);
     if (r.best.is_null()) return Error{"no move returned at " + std::to_string(game.moves().size())};
-    if (!has_capture(p) && !is_win_score(r.score) && !is_loss_score(r.score) && count_legal_moves(p) > 1) {
-      TrainingRecord rec;
-      rec.position = p;
-      rec.score = std::clamp(r.score, Score{-32000}, Score{32000});
-      rec.ply = static_cast<int>(game.moves().size());
-      out.records.push_back(rec);
+    const int ply = static_cast<int>(game.moves().size());
+    if (!is_win_score(r.score) && !is_loss_score(r.score)) {
+      if (!has_capture(p)) {
+        if (count_legal_moves(p) > 1) kept.emplace_back(make_record(p, r.score, ply), false);
+      } else if (config.quiet_descendants) {
+        if (std::optional<TrainingRecord> rec = quiet_descendant(p, r, ply)) kept.emplace_back(*rec, true);
+      }
     }
     if (Status s = game.play(r.best); !s) return Error{"illegal move from the engine: " + s.error()};
   }
+  for (const auto& [rec, descendant] : kept)
+    if (!descendant || played.count(rec.position.key()) == 0) out.records.push_back(rec);
   out.result = game.over() ? game.result() : GameResult::Draw;
   for (TrainingRecord& rec : out.records) rec.result = out.result;
   if (!out.records.empty()) out.records.front().first_of_game = true;

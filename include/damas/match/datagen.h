@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "damas/core/expected.h"
@@ -27,8 +28,14 @@ struct DatagenConfig {
   int shards = 1;               // N
   int random_plies = 8;         // random opening: plies played at random from the start
   int ballot_random_plies = 2;  // random plies after a ballot, at most
-  Score balance_limit = 80;     // an opening whose searched score exceeds this is redrawn
-  int max_plies = 400;          // a longer game is a draw
+  // A ballot's second and later rounds (its second game onwards) start with 1 to this many random
+  // plies, so that no round replays an earlier one.
+  int ballot_repeat_random_plies = 4;
+  // A position with a capture pending is represented by the first quiet position of its principal
+  // variation (with the search score), unless the game itself plays into it.
+  bool quiet_descendants = true;
+  Score balance_limit = 80;  // an opening whose searched score exceeds this is redrawn
+  int max_plies = 400;       // a longer game is a draw
 };
 
 struct DatagenGame {
@@ -43,6 +50,11 @@ using DatagenCallback = std::function<Status(const DatagenGame&)>;
 Status validate(const DatagenConfig& config);
 // Plays one game (deterministic for config and global index). Exposed for tests.
 Expected<DatagenGame> generate_game(const DatagenConfig& config, std::uint64_t global_index, Engine& engine);
+// The first quiet position of r's principal variation from root (a position with a capture
+// pending), with r's score from that position's side to move; none if the variation ends before a
+// quiet position, holds an illegal move, or reaches a position with fewer than two legal moves.
+// ply is root's ply in its game. Exposed for tests.
+std::optional<TrainingRecord> quiet_descendant(const Position& root, const SearchResult& r, int ply);
 Status run_datagen(const DatagenConfig& config, const DatagenCallback& on_game);
 
 }  // namespace damas
