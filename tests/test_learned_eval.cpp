@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "damas/core/binary_io.h"
+#include "damas/core/file_check.h"
 #include "damas/core/notation.h"
 #include "damas/core/text_lines.h"
 #include "damas/core/training_data.h"
@@ -184,6 +186,33 @@ TEST_CASE("corrupt, truncated and wrong-version learned weights are refused", "[
   shape[16] = 32;
   refused(shape, "shape");
   refused({'h', 'e', 'l', 'l', 'o'}, "not a damas learned-weights file");
+}
+
+// Generations 1 and 2 have 64 first-layer units; the engine runs 128, the other 64 all zero.
+TEST_CASE("a 64-unit weights file is read as 128 units with its scores unchanged", "[learned]") {
+  const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";
+  const Expected<std::vector<unsigned char>> narrow = read_checked_bytes(dir + "gen1.dnn", "gen1", 1 << 20);
+  REQUIRE(narrow.has_value());
+  REQUIRE(get_le(&(*narrow)[16], 4) == kLearnedHidden1 / 2);
+  const Expected<LearnedWeights> w = parse_learned_weights(*narrow);
+  REQUIRE(w.has_value());
+  for (std::size_t i = kLearnedHidden1 / 2; i < kLearnedHidden1; ++i) {
+    CHECK(w->b1[i] == 0);
+    for (std::size_t f = 0; f < kLearnedInputs; ++f) CHECK(w->w1[f * kLearnedHidden1 + i] == 0);
+  }
+  // Written again it is a 128-unit file with the same scores.
+  const std::vector<unsigned char> wide = learned_weights_to_bytes(*w);
+  CHECK(get_le(&wide[16], 4) == kLearnedHidden1);
+  const Expected<LearnedWeights> back = parse_learned_weights(wide);
+  REQUIRE(back.has_value());
+  for (const Position& p : test::random_quiet_positions(5, 20))
+    CHECK(evaluate_learned(p, *back) == evaluate_learned(p, *w));
+  // A 64-unit header on a 128-unit payload is refused by its size.
+  std::vector<unsigned char> mislabelled = wide;
+  mislabelled[16] = kLearnedHidden1 / 2;
+  const Expected<LearnedWeights> refused = parse_learned_weights(mislabelled, "w.dnn");
+  REQUIRE_FALSE(refused.has_value());
+  CHECK_THAT(refused.error(), Catch::Contains("size"));
 }
 
 TEST_CASE("eval-file loads learned weights and keeps the old ones on a bad file", "[learned][engine]") {

@@ -5,7 +5,7 @@ import torch
 
 from data import FNV_OFFSET, fnv1a64
 
-INPUTS, HIDDEN1, HIDDEN2 = 128, 64, 16
+INPUTS, HIDDEN1, HIDDEN2 = 128, 128, 16  # the engine also reads 64 first-layer units (padded)
 MAGIC = b"DAMASNN\0"
 VERSION = 1
 # Float weight bounds that keep every quantized value in its integer type.
@@ -14,10 +14,10 @@ W2_LIMIT = 32767 / 64
 
 
 class Net(torch.nn.Module):
-    def __init__(self):
+    def __init__(self, hidden1=HIDDEN1):
         super().__init__()
-        self.l1 = torch.nn.Linear(INPUTS, HIDDEN1)
-        self.l2 = torch.nn.Linear(HIDDEN1, HIDDEN2)
+        self.l1 = torch.nn.Linear(INPUTS, hidden1)
+        self.l2 = torch.nn.Linear(hidden1, HIDDEN2)
         self.l3 = torch.nn.Linear(HIDDEN2, 1)
 
     def forward(self, x):
@@ -67,7 +67,7 @@ def to_bytes(q):
                         q["w2"].astype("<i2").tobytes(), q["b2"].astype("<i4").tobytes(),
                         q["w3"].astype("<i4").tobytes(), np.int32(q["b3"]).astype("<i4").tobytes()])
     header = (MAGIC + VERSION.to_bytes(4, "little") + INPUTS.to_bytes(4, "little") +
-              HIDDEN1.to_bytes(4, "little") + HIDDEN2.to_bytes(4, "little") +
+              len(q["b1"]).to_bytes(4, "little") + HIDDEN2.to_bytes(4, "little") +
               fnv1a64(payload, FNV_OFFSET).to_bytes(8, "little"))
     return header + payload
 

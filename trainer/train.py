@@ -64,12 +64,15 @@ def main():
     ap.add_argument("--scale", type=float, default=200.0, help="K of sigmoid(score / K), 1/100 man")
     ap.add_argument("--val-fraction", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden1", type=int, default=model.HIDDEN1, choices=(64, 128),
+                    help="first-layer units (the engine runs 128; a 64-unit file is padded)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (a given count is deterministic)")
     ap.add_argument("--test-positions", help="also write this many-line check file for tests/")
     ap.add_argument("--test-count", type=int, default=200)
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     records = data.concat(args.data)
@@ -89,7 +92,7 @@ def main():
 
     x_train, y_train = torch.from_numpy(x_all[~is_val]), torch.from_numpy(target[~is_val].astype(np.float32))
     x_val, y_val = torch.from_numpy(x_all[is_val]), torch.from_numpy(target[is_val].astype(np.float32))
-    net = model.Net()
+    net = model.Net(args.hidden1)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, args.epochs))
 

@@ -19,10 +19,18 @@ namespace {
 
 constexpr std::array<char, 8> kMagic = {'D', 'A', 'M', 'A', 'S', 'N', 'N', '\0'};
 constexpr std::size_t kHeaderBytes = 32;
-constexpr std::size_t kPayloadBytes =
-    sizeof(std::int16_t) *
-        (kLearnedInputs * kLearnedHidden1 + kLearnedHidden1 + kLearnedHidden2 * kLearnedHidden1) +
-    sizeof(std::int32_t) * (2 * kLearnedHidden2 + 1);
+// Payload of a file whose first layer has `hidden1` units.
+constexpr std::size_t payload_bytes(std::size_t hidden1) {
+  return sizeof(std::int16_t) * (kLearnedInputs * hidden1 + hidden1 + kLearnedHidden2 * hidden1) +
+         sizeof(std::int32_t) * (2 * kLearnedHidden2 + 1);
+}
+// Widths of the first layer a file may have: a narrower one is padded with units whose weights are
+// all zero (their output is 0 and they add nothing), so its scores are unchanged.
+constexpr bool readable_hidden1(std::uint64_t hidden1) {
+  return hidden1 == kLearnedHidden1 || hidden1 == kLearnedHidden1 / 2;
+}
+constexpr std::size_t kBlocks = kLearnedHidden1 / 16;  // 16 int16 lanes a vector
+static_assert(kLearnedHidden1 % 32 == 0 && kLearnedHidden2 == 16, "the loops below work in blocks of 16");
 
 // Feature index of each bit of the padded layout, from White's and from Black's view.
 struct SquareIndex {
@@ -89,36 +97,24 @@ void store_aligned(T* p, const V& v) {
 // into registers, where a memcpy into a block of vectors may go through the stack.
 using U16x16Mem = std::uint16_t __attribute__((vector_size(32), aligned(2), may_alias));
 
-// One view's 64 sums in registers while a position's rows are added and taken off.
+// One view's sums in registers while a position's rows are added and taken off.
 struct SumsBlock {
-  U16x16 p0, p1, p2, p3;
+  std::array<U16x16, kBlocks> p;
 
   void load_from(const std::int16_t* s) {
     const auto* m = reinterpret_cast<const U16x16Mem*>(s);
-    p0 = m[0];
-    p1 = m[1];
-    p2 = m[2];
-    p3 = m[3];
+    for (std::size_t b = 0; b < kBlocks; ++b) p[b] = m[b];
   }
   void store_to(LearnedAccumulator::Sums& s) const {
-    store_aligned(&s[0], p0);
-    store_aligned(&s[16], p1);
-    store_aligned(&s[32], p2);
-    store_aligned(&s[48], p3);
+    for (std::size_t b = 0; b < kBlocks; ++b) store_aligned(&s[16 * b], p[b]);
   }
   void add(const std::int16_t* weights) {
     const auto* row = reinterpret_cast<const U16x16Mem*>(weights);
-    p0 += row[0];
-    p1 += row[1];
-    p2 += row[2];
-    p3 += row[3];
+    for (std::size_t b = 0; b < kBlocks; ++b) p[b] += row[b];
   }
   void subtract(const std::int16_t* weights) {
     const auto* row = reinterpret_cast<const U16x16Mem*>(weights);
-    p0 -= row[0];
-    p1 -= row[1];
-    p2 -= row[2];
-    p3 -= row[3];
+    for (std::size_t b = 0; b < kBlocks; ++b) p[b] -= row[b];
   }
 };
 
@@ -150,11 +146,10 @@ const std::int16_t* row_at(const LearnedWeights& w, std::size_t view, Bitboard w
 
 // L2 and L3 from the first layer's sums.
 Score output_layers(const LearnedAccumulator::Sums& sums, const LearnedWeights& w) {
-  static_assert(kLearnedHidden1 == 64 && kLearnedHidden2 == 16, "the loops below are unrolled for 64 x 16");
   alignas(32) std::array<std::int16_t, kLearnedHidden1> a1;
   const I16x16 zero{};
   const I16x16 top = zero + 127;
-  for (std::size_t c = 0; c < 4; ++c) {
+  for (std::size_t c = 0; c < kBlocks; ++c) {
     I16x16 acc;
     load(acc, &sums[16 * c]);
     acc = acc < zero ? zero : acc > top ? top : acc;
@@ -162,7 +157,7 @@ Score output_layers(const LearnedAccumulator::Sums& sums, const LearnedWeights& 
   }
   // L2 by input pairs: z[j] += a[i] w[i][j] + a[i+1] w[i+1][j], one multiply-add of int16 pairs
   // into int32 (vpmaddwd) where AVX2 is on. Every pair, without a branch: in the search about 29
-  // of the 32 pairs are non-zero, so skipping zeros cost more than it saved.
+  // of 32 pairs were non-zero with 64 units, so skipping zeros cost more than it saved.
   I32x8 z0, z1;
   load(z0, w.b2.data());
   load(z1, w.b2.data() + 8);
@@ -197,26 +192,32 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
   if (version != kLearnedWeightsVersion)
     return Error{where + "weights version " + std::to_string(version) + ", this build reads version " +
                  std::to_string(kLearnedWeightsVersion)};
-  if (get_le(&bytes[12], 4) != kLearnedInputs || get_le(&bytes[16], 4) != kLearnedHidden1 ||
+  const std::uint64_t hidden1 = get_le(&bytes[16], 4);
+  if (get_le(&bytes[12], 4) != kLearnedInputs || !readable_hidden1(hidden1) ||
       get_le(&bytes[20], 4) != kLearnedHidden2)
     return Error{where + "network shape " + std::to_string(get_le(&bytes[12], 4)) + "x" +
-                 std::to_string(get_le(&bytes[16], 4)) + "x" + std::to_string(get_le(&bytes[20], 4)) +
+                 std::to_string(hidden1) + "x" + std::to_string(get_le(&bytes[20], 4)) +
                  ", this build runs " + std::to_string(kLearnedInputs) + "x" +
-                 std::to_string(kLearnedHidden1) + "x" + std::to_string(kLearnedHidden2)};
-  if (bytes.size() != kHeaderBytes + kPayloadBytes)
+                 std::to_string(kLearnedHidden1) + "x" + std::to_string(kLearnedHidden2) + " (or " +
+                 std::to_string(kLearnedHidden1 / 2) + " first-layer units)"};
+  const std::size_t h1 = static_cast<std::size_t>(hidden1);
+  const std::size_t payload = payload_bytes(h1);
+  if (bytes.size() != kHeaderBytes + payload)
     return Error{where + "size " + std::to_string(bytes.size()) + " bytes, expected " +
-                 std::to_string(kHeaderBytes + kPayloadBytes) + " (truncated or padded)"};
-  if (fnv1a64(bytes.data() + kHeaderBytes, kPayloadBytes) != get_le(&bytes[24], 8))
+                 std::to_string(kHeaderBytes + payload) + " (truncated or padded)"};
+  if (fnv1a64(bytes.data() + kHeaderBytes, payload) != get_le(&bytes[24], 8))
     return Error{where + "checksum mismatch (corrupt file)"};
   LearnedWeights w;
   LittleEndianReader in(bytes.data() + kHeaderBytes);
-  in.read(w.w1);
-  in.read(w.b1);
-  std::array<std::int16_t, kLearnedHidden2 * kLearnedHidden1> w2{};
+  std::vector<std::int16_t> w1(kLearnedInputs * h1), b1(h1), w2(kLearnedHidden2 * h1);
+  in.read(w1);
+  in.read(b1);
   in.read(w2);
+  for (std::size_t f = 0; f < kLearnedInputs; ++f)
+    for (std::size_t i = 0; i < h1; ++i) w.w1[f * kLearnedHidden1 + i] = w1[f * h1 + i];
+  for (std::size_t i = 0; i < h1; ++i) w.b1[i] = b1[i];
   for (std::size_t j = 0; j < kLearnedHidden2; ++j)
-    for (std::size_t i = 0; i < kLearnedHidden1; ++i)
-      w.w2[learned_w2_index(i, j)] = w2[j * kLearnedHidden1 + i];
+    for (std::size_t i = 0; i < h1; ++i) w.w2[learned_w2_index(i, j)] = w2[j * h1 + i];
   in.read(w.b2);
   in.read(w.w3);
   in.read(w.b3);

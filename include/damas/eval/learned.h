@@ -6,12 +6,12 @@
 // 33 - n), so the evaluation is colour-symmetric by construction. Layers, with the quantization
 // the trainer exports (trainer/model.py):
 //
-//   L1  128 -> 64  int16 weights w1 = round(127 w), bias the same; the accumulator (b1 plus the
+//   L1 128 -> 128  int16 weights w1 = round(127 w), bias the same; the accumulator (b1 plus the
 //                  rows of the pieces, wrapping int16 sums) is summed from scratch by
 //                  evaluate_learned(p, w), or updated from a nearby position's sums by the
 //                  squares that differ (LearnedAccumulator, LearnedEvalStack: the search);
 //                  a1 = clamp(acc, 0, 127)
-//   L2   64 -> 16  int16 weights round(64 w), int32 bias round(127*64 b); a2 = clamp(z >> 6, 0, 127)
+//   L2  128 -> 16  int16 weights round(64 w), int32 bias round(127*64 b); a2 = clamp(z >> 6, 0, 127)
 //   L3   16 -> 1   int32 weights round(256*100/127 w), bias round(256*100 b); score = z >> 8
 //
 // so the score is the float network's output (in men) times 100, to within the quantization
@@ -21,9 +21,11 @@
 //   offset size  field
 //        0    8  magic "DAMASNN\0"
 //        8    4  version (1)
-//       12    4  inputs (128)    16  4  hidden 1 (64)    20  4  hidden 2 (16)
+//       12    4  inputs (128)    16  4  hidden 1 (128, or 64: generations 1 and 2; read as 128
+//                                       units of which the last 64 are all zero, same scores)
+//       20    4  hidden 2 (16)
 //       24    8  checksum: FNV-1a 64 (core/training_data.h) over the payload
-//       32       payload: w1 int16[128][64] (input-major), b1 int16[64], w2 int16[16][64],
+//       32       payload: w1 int16[128][H1] (input-major), b1 int16[H1], w2 int16[16][H1],
 //                b2 int32[16], w3 int32[16], b3 int32
 #pragma once
 
@@ -40,7 +42,7 @@
 namespace damas {
 
 inline constexpr int kLearnedInputs = 128;
-inline constexpr int kLearnedHidden1 = 64;
+inline constexpr int kLearnedHidden1 = 128;
 inline constexpr int kLearnedHidden2 = 16;
 inline constexpr std::uint32_t kLearnedWeightsVersion = 1;
 
@@ -52,8 +54,8 @@ constexpr std::size_t learned_w2_index(std::size_t i, std::size_t j) {
 struct LearnedWeights {
   alignas(32) std::array<std::int16_t, kLearnedInputs * kLearnedHidden1> w1{};
   alignas(32) std::array<std::int16_t, kLearnedHidden1> b1{};
-  // Held as input pairs ([32][16][2], see learned_w2_index) for multiply-add of int16 pairs; the
-  // file stores [16][64].
+  // Held as input pairs ([H1/2][16][2], see learned_w2_index) for multiply-add of int16 pairs; the
+  // file stores [16][H1].
   alignas(32) std::array<std::int16_t, kLearnedHidden1 * kLearnedHidden2> w2{};
   std::array<std::int32_t, kLearnedHidden2> b2{};
   std::array<std::int32_t, kLearnedHidden2> w3{};
