@@ -100,6 +100,15 @@ TEST_CASE("generation 1 weights kept for reproducing generation 2 data equal the
   CHECK(check_against_trainer(dir + "gen1-check.txt", *w) >= 100);
 }
 
+// Generation 3's data is reproduced with generation 2 playing.
+TEST_CASE("generation 2 weights kept for reproducing generation 3 data equal their trainer's output",
+          "[learned]") {
+  const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";
+  const Expected<LearnedWeights> w = load_learned_weights(dir + "gen2.dnn");
+  REQUIRE(w.has_value());
+  CHECK(check_against_trainer(dir + "gen2-check.txt", *w) >= 100);
+}
+
 // tools/test-trainer: the weights and check file of a fresh training run.
 TEST_CASE("learned inference equals a fresh trainer run", "[.][trainer-smoke]") {
   const char* weights = std::getenv("DAMAS_TRAINER_WEIGHTS");

@@ -222,9 +222,13 @@ TEST_CASE("analyze --plot: a directory that cannot be made is a clear error", "[
   CHECK_THAT(out, Catch::Contains("cannot make the directory /proc/damas-no-such-dir"));
 }
 
+const std::string kGeneration2Weights = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/gen2.dnn";
+
 TEST_CASE("puzzles: the missed shot of a game becomes a puzzle whose solution wins a piece", "[review]") {
   const PdnGame pdn = read_one(kBlunderGame);
   Engine engine;
+  // The game's shot was found with generation 2's weights: the finder is tested with them.
+  REQUIRE(engine.set_option("eval-file", kGeneration2Weights));
   const review::GameReview r = review::review_game(engine, pdn, at_depth(6));
   review::PuzzleConfig config;
   config.limits.depth = 6;
@@ -271,7 +275,9 @@ TEST_CASE("damas puzzles: a standard PDN file of puzzles, bad input is a clear e
     f << kBlunderGame << "\n[Event \"bad\"]\n\n1. 22-18 11-15 2. 23-19 *\n";
   }
   std::string out;
-  CHECK(run(std::string(DAMAS_BINARY) + " puzzles --pdn " + in + " --depth 6 --out " + out_file, out) == 0);
+  CHECK(run(std::string(DAMAS_BINARY) + " puzzles --pdn " + in + " --depth 6 --eval-file " +
+                kGeneration2Weights + " --out " + out_file,
+            out) == 0);
   CHECK_THAT(out, Catch::Contains("game 2, line 9"));
   CHECK_THAT(out, Catch::Contains("puzzles from 1 games in " + out_file));
   const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(slurp(out_file));
