@@ -90,23 +90,17 @@ TEST_CASE("the lone-king ending network equals its trainer's output on its check
             [](const Position& p) { return evaluate_ending_network(p, builtin_ending_weights()); }) >= 100);
 }
 
-// Generation 2's data is reproduced with generation 1 playing (trainer/README.md): its file must
-// still load and give its trainer's integer scores.
-TEST_CASE("generation 1 weights kept for reproducing generation 2 data equal their trainer's output",
+// Each generation's data is reproduced with the previous generation playing (trainer/README.md):
+// the kept files must still load and give their trainer's integer scores.
+TEST_CASE("weights kept for reproducing a later generation's data equal their trainer's output",
           "[learned]") {
   const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";
-  const Expected<LearnedWeights> w = load_learned_weights(dir + "gen1.dnn");
-  REQUIRE(w.has_value());
-  CHECK(check_against_trainer(dir + "gen1-check.txt", *w) >= 100);
-}
-
-// Generation 3's data is reproduced with generation 2 playing.
-TEST_CASE("generation 2 weights kept for reproducing generation 3 data equal their trainer's output",
-          "[learned]") {
-  const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";
-  const Expected<LearnedWeights> w = load_learned_weights(dir + "gen2.dnn");
-  REQUIRE(w.has_value());
-  CHECK(check_against_trainer(dir + "gen2-check.txt", *w) >= 100);
+  for (const std::string generation : {"gen1", "gen2"}) {
+    INFO(generation);
+    const Expected<LearnedWeights> w = load_learned_weights(dir + generation + ".dnn");
+    REQUIRE(w.has_value());
+    CHECK(check_against_trainer(dir + generation + "-check.txt", *w) >= 100);
+  }
 }
 
 // tools/test-trainer: the weights and check file of a fresh training run.
@@ -200,7 +194,8 @@ TEST_CASE("corrupt, truncated and wrong-version learned weights are refused", "[
 // Generations 1 and 2 have 64 first-layer units; the engine runs 128, the other 64 all zero.
 TEST_CASE("a 64-unit weights file is read as 128 units with its scores unchanged", "[learned]") {
   const std::string dir = std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/";
-  const Expected<std::vector<unsigned char>> narrow = read_checked_bytes(dir + "gen1.dnn", "gen1", 1 << 20);
+  const Expected<std::vector<unsigned char>> narrow =
+      read_checked_bytes(dir + "gen1.dnn", "gen1", file_limit::kWeights);
   REQUIRE(narrow.has_value());
   REQUIRE(get_le(&(*narrow)[16], 4) == kLearnedHidden1 / 2);
   const Expected<LearnedWeights> w = parse_learned_weights(*narrow);
