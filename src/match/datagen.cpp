@@ -78,6 +78,9 @@ Expected<Game> draw_opening(const DatagenConfig& config, std::uint64_t global_in
   return Error{"no balanced opening found for game " + std::to_string(global_index)};
 }
 
+// A position the data keeps: nothing to capture, and a choice of moves.
+bool recordable(const Position& p) { return !has_capture(p) && count_legal_moves(p) > 1; }
+
 TrainingRecord make_record(const Position& p, Score score, int ply) {
   TrainingRecord rec;
   rec.position = p;
@@ -101,7 +104,7 @@ std::optional<TrainingRecord> quiet_descendant(const Position& root, const Searc
     p = p.after(r.pv[steps]);
     score = -score;
   }
-  if (has_capture(p) || count_legal_moves(p) < 2) return std::nullopt;
+  if (!recordable(p)) return std::nullopt;
   return make_record(p, score, ply + static_cast<int>(steps));
 }
 
@@ -133,9 +136,9 @@ Expected<DatagenGame> generate_game(const DatagenConfig& config, std::uint64_t g
     if (r.best.is_null()) return Error{"no move returned at " + std::to_string(game.moves().size())};
     const int ply = static_cast<int>(game.moves().size());
     if (!is_win_score(r.score) && !is_loss_score(r.score)) {
-      if (!has_capture(p)) {
-        if (count_legal_moves(p) > 1) kept.emplace_back(make_record(p, r.score, ply), false);
-      } else if (config.quiet_descendants) {
+      if (recordable(p)) {
+        kept.emplace_back(make_record(p, r.score, ply), false);
+      } else if (has_capture(p) && config.quiet_descendants) {
         if (std::optional<TrainingRecord> rec = quiet_descendant(p, r, ply)) kept.emplace_back(*rec, true);
       }
     }
