@@ -376,6 +376,7 @@ TEST_CASE("Match command line: engines, limits and options as cutechess users wr
                                               "movecount=3",
                                               "score=500",
                                               "-recover",
+                                              "-resume",
                                               "-pdnout",
                                               "x.pdn"});
   REQUIRE(s.has_value());
@@ -398,6 +399,7 @@ TEST_CASE("Match command line: engines, limits and options as cutechess users wr
   CHECK(s->draw->move_number == 40);
   CHECK(s->resign->score == 500);
   CHECK(s->recover);
+  CHECK(s->resume);
   CHECK(s->pdn_path == "x.pdn");
   // Same names get numbered.
   const Expected<HubMatchSpec> twins =
@@ -421,6 +423,7 @@ TEST_CASE("Match command line: bad arguments are clear errors", "[match][cli]") 
   CHECK(error_of({"-engine", "name=x", "-engine", "cmd=b", "-each", "tc=1"}).find("cmd=") !=
         std::string::npos);
   CHECK(error_of(two).find("no limit per move") != std::string::npos);
+  CHECK(error_of(with({"-each", "tc=1", "-resume", "x"})).find("resume") != std::string::npos);
   CHECK(error_of(with({"-each", "tc=fast"})).find("bad time control") != std::string::npos);
   CHECK(error_of(with({"-each", "tc=1", "colour=red"})).find("unknown key") != std::string::npos);
   CHECK(error_of(with({"-each", "tc=1", "hash"})).find("key=value") != std::string::npos);
@@ -479,6 +482,177 @@ TEST_CASE("Match: the SPRT stops the match once H1 is accepted", "[match][sprt]"
   CHECK(r->sprt->llr >= r->sprt->upper);
   CHECK(static_cast<int>(r->games.size()) < r->total_games);
   CHECK(r->sprt->llr == Approx(sprt_from_pairs(r->pentanomial, *spec.sprt).llr));
+}
+
+// ---- -resume: an interrupted match goes on ------------------------------------------------------
+
+namespace {
+
+std::string without_dates(const std::string& pdn) {
+  std::string out;
+  std::istringstream in(pdn);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("[Date ", 0) != 0) out += line + "\n";
+  return out;
+}
+
+std::string file_text(const std::string& path) {
+  const Expected<std::string> text = read_text_file(path, "pdn");
+  REQUIRE(text.has_value());
+  return *text;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+}
+
+// Four rounds of two first-legal-move engines from the FMJD ballots, written to `pdn`.
+HubMatchSpec resumable_match(const std::string& pdn) {
+  HubMatchSpec spec = match_of({fake("first", "A"), fake("first", "B")}, 4);
+  spec.openings = *load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt");
+  spec.pdn_path = pdn;
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("Match resume: a match cut off in its sixth game goes on to the same games and standing",
+          "[match][resume]") {
+  const std::string full_path = (scratch_dir() / "resume-full.pdn").string();
+  const Expected<HubMatchResult> full = run_hub_match(resumable_match(full_path));
+  REQUIRE(full.has_value());
+  REQUIRE(full->games.size() == 8);
+  const std::string full_text = file_text(full_path);
+
+  // The interruption: five games written, the sixth cut in its move text.
+  std::size_t sixth = 0;
+  for (int i = 0; i < 6; ++i) sixth = full_text.find("[Event ", i == 0 ? 0 : sixth + 1);
+  REQUIRE(sixth != std::string::npos);
+  const std::size_t cut = full_text.find("\n\n", sixth) + 40;
+  const std::string cut_path = (scratch_dir() / "resume-cut.pdn").string();
+  write_file(cut_path, full_text.substr(0, cut));
+
+  HubMatchSpec spec = resumable_match(cut_path);
+  spec.resume = true;
+  std::vector<int> played_now;
+  const Expected<HubMatchResult> resumed =
+      run_hub_match(spec, [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+  REQUIRE(resumed.has_value());
+  CHECK(resumed->resumed_games == 5);
+  REQUIRE(resumed->resume_dropped_line.has_value());
+  CHECK(played_now == std::vector<int>{6, 7, 8});
+  CHECK(resumed->games.size() == 8);
+  CHECK(resumed->total_games == 8);
+  CHECK(resumed->wins == full->wins);
+  CHECK(resumed->draws == full->draws);
+  CHECK(resumed->losses == full->losses);
+  CHECK(resumed->pentanomial.count == full->pentanomial.count);
+  CHECK(resumed->pentanomial.pairs() == 4);
+  CHECK(without_dates(file_text(cut_path)) == without_dates(full_text));
+
+  // Resumed again once complete: nothing is played, the standing is the same.
+  played_now.clear();
+  const Expected<HubMatchResult> again =
+      run_hub_match(spec, [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+  REQUIRE(again.has_value());
+  CHECK(played_now.empty());
+  CHECK(again->resumed_games == 8);
+  CHECK_FALSE(again->resume_dropped_line.has_value());
+  CHECK(again->pentanomial.count == full->pentanomial.count);
+}
+
+TEST_CASE("Match resume: a pair whose second game is in the file and first is not is completed",
+          "[match][resume]") {
+  const std::string full_path = (scratch_dir() / "resume-pair.pdn").string();
+  const Expected<HubMatchResult> full = run_hub_match(resumable_match(full_path));
+  REQUIRE(full.has_value());
+  // Game 3 (the first of round 2) taken out of the file.
+  const std::string text = file_text(full_path);
+  std::vector<std::size_t> starts;
+  for (std::size_t at = text.find("[Event "); at != std::string::npos; at = text.find("[Event ", at + 1))
+    starts.push_back(at);
+  REQUIRE(starts.size() == 8);
+  write_file(full_path, text.substr(0, starts[2]) + text.substr(starts[3]));
+  HubMatchSpec spec = resumable_match(full_path);
+  spec.resume = true;
+  std::vector<int> played_now;
+  const Expected<HubMatchResult> resumed =
+      run_hub_match(spec, [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+  REQUIRE(resumed.has_value());
+  CHECK(played_now == std::vector<int>{3});
+  CHECK(resumed->pentanomial.count == full->pentanomial.count);
+  CHECK(resumed->wins == full->wins);
+  CHECK(resumed->losses == full->losses);
+}
+
+TEST_CASE("Match resume: failures in the file count against the engine that failed", "[match][resume]") {
+  HubMatchSpec spec = match_of({fake("first", "good"), fake("illegal", "bad")}, 1);
+  spec.pdn_path = (scratch_dir() / "resume-failures.pdn").string();
+  REQUIRE(run_hub_match(spec).has_value());
+  spec.rounds = 2;
+  spec.resume = true;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  CHECK(r->resumed_games == 2);
+  check_all_lost_by(*r, 1, Failure::IllegalMove, 4);
+  CHECK(r->games[0].detail.find("1-2") != std::string::npos);
+}
+
+TEST_CASE("Match resume: another match's file or a broken game before the last is refused, untouched",
+          "[match][resume]") {
+  const std::string path = (scratch_dir() / "resume-refused.pdn").string();
+  REQUIRE(run_hub_match(resumable_match(path)).has_value());
+  const std::string text = file_text(path);
+  const auto error_of = [&](HubMatchSpec spec) {
+    spec.resume = true;
+    const Expected<HubMatchResult> r = run_hub_match(spec);
+    return r.has_value() ? std::string("accepted") : r.error();
+  };
+
+  HubMatchSpec renamed = resumable_match(path);
+  renamed.engines[1].spec.name = "C";
+  CHECK(error_of(renamed).find("not a game of this match") != std::string::npos);
+  HubMatchSpec slower = resumable_match(path);
+  slower.engines[0].tc.base = 20;
+  CHECK(error_of(slower).find("played at 10+0.1") != std::string::npos);
+  HubMatchSpec other_openings = resumable_match(path);
+  other_openings.opening_start = 2;
+  CHECK(error_of(other_openings).find("not a game of this match") != std::string::npos);
+  HubMatchSpec no_file = resumable_match("");
+  CHECK(error_of(no_file).find("-pdnout") != std::string::npos);
+  HubMatchSpec same_names = resumable_match(path);
+  same_names.engines[1].spec.name = "A";
+  CHECK(error_of(same_names).find("distinct engine names") != std::string::npos);
+  CHECK(file_text(path) == text);
+
+  // A bad move in the second game: the file is refused as it is.
+  const std::size_t second = text.find("[Event ", 1);
+  const std::size_t moves = text.find("\n\n", second) + 2;
+  write_file(path, text.substr(0, moves) + "99-98 " + text.substr(moves));
+  const std::string broken = file_text(path);
+  const std::string error = error_of(resumable_match(path));
+  CHECK(error.find("the game starting here is broken") != std::string::npos);
+  CHECK(error.find("99") != std::string::npos);
+  CHECK(file_text(path) == broken);
+
+  // Text that is not a match's PDN.
+  write_file(path, "not a PDN file\n");
+  CHECK(error_of(resumable_match(path)).find("not a game of damas match") != std::string::npos);
+}
+
+TEST_CASE("Match resume: without a file the match starts from its first game", "[match][resume]") {
+  const std::string path = (scratch_dir() / "resume-new.pdn").string();
+  fs::remove(path);
+  HubMatchSpec spec = resumable_match(path);
+  spec.resume = true;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  CHECK(r->resumed_games == 0);
+  CHECK(r->games.size() == 8);
+  const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(file_text(path));
+  REQUIRE(strict.has_value());
+  CHECK(strict->size() == 8);
 }
 
 // ---- The referee's draw laws (-draw-rules) -------------------------------------------------------

@@ -230,10 +230,11 @@ Status apply_group(HubMatchSpec& spec, const OptionGroup& g) {
     spec.seed = static_cast<std::uint64_t>(seed);
     return Ok{};
   }
-  if (n == "repeat" || n == "norepeat" || n == "recover" || n == "debug") {
+  if (n == "repeat" || n == "norepeat" || n == "recover" || n == "debug" || n == "resume") {
     if (Status s = no_words(g); !s) return s;
     if (n == "repeat" || n == "norepeat") spec.repeat = n == "repeat";
     if (n == "recover") spec.recover = true;
+    if (n == "resume") spec.resume = true;
     if (n == "debug") spec.debug = true;
     return Ok{};
   }

@@ -35,7 +35,10 @@ po::options_description match_options() {
       "openings", words(), "file=F [format=fen|pdn|moves] [order=random|sequential] [start=K]")(
       "srand", words(), "seed of order=random")("concurrency", words(), "games played at once (default 1)")(
       "pdnout", words(), "write every game to this PDN file")("pgnout", words(), "same as -pdnout")(
-      "sprt", words(), "elo0=E0 elo1=E1 alpha=A beta=B (two engines; stops when decided)")(
+      "resume", words(),
+      "go on with an interrupted match: the games of its -pdnout file count and are not played again "
+      "(same command line)")("sprt", words(),
+                             "elo0=E0 elo1=E1 alpha=A beta=B (two engines; stops when decided)")(
       "draw", words(),
       "movenumber=N movecount=M score=S: a draw when both scores stay within S (hundredths of a man) for M "
       "moves")("resign", words(),
@@ -86,7 +89,8 @@ void print_game(const HubGame& g, const HubMatchResult& r, ProgressLine& line, d
       line.message("game #" + std::to_string(g.number) + ": " +
                    r.names[static_cast<std::size_t>(g.failed_engine)] + " " + g.termination + " (" +
                    g.detail + ")");
-    const double left = done > 0 ? elapsed / done * (r.total_games - done) : 0;
+    const int played = done - r.resumed_games;
+    const double left = played > 0 ? elapsed / played * (r.total_games - done) : 0;
     line.draw(std::to_string(done) + "/" + std::to_string(r.total_games) + "  " + standing(r) + "  left " +
               clock_text(left));
     return;
@@ -141,6 +145,15 @@ void print_summary(const HubMatchSpec& spec, const HubMatchResult& r) {
   if (!r.stopped.empty()) std::printf("match stopped: %s\n", r.stopped.c_str());
 }
 
+void print_resume(const HubMatchSpec& spec, const HubMatchResult& r) {
+  std::printf("resumed: %d games read from %s (their depth and speed are not in the engine table)\n",
+              r.resumed_games, spec.pdn_path.c_str());
+  if (r.resume_dropped_line)
+    std::printf("resumed: the cut-off last game (line %d) was dropped and is played again\n",
+                *r.resume_dropped_line);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int match_main(const Args& args) {
@@ -155,11 +168,15 @@ int match_main(const Args& args) {
   }
   ProgressLine line(stdout, ::isatty(STDOUT_FILENO) == 1);
   const auto t0 = std::chrono::steady_clock::now();
+  bool resume_told = !spec->resume;
   const Expected<HubMatchResult> result =
       run_hub_match(*spec, [&](const HubGame& g, const HubMatchResult& r) {
+        if (!resume_told) print_resume(*spec, r);
+        resume_told = true;
         print_game(g, r, line, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       });
   line.finish();
+  if (result && !resume_told) print_resume(*spec, *result);
   if (!result) {
     std::fflush(stdout);
     std::cerr << "damas match: " << result.error() << "\n";

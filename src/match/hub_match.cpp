@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,8 @@
 
 #include "damas/core/file_check.h"
 #include "damas/core/notation.h"
+#include "damas/core/text_lines.h"
+#include "damas/match/match_record.h"
 
 namespace damas {
 
@@ -129,6 +132,8 @@ struct ScheduledGame {
   int black = 1;
   int opening = -1;
   bool closes_pair = false;  // the second game of a colour-reversed pair (two-engine matches)
+  // -resume: the points (engine 0) of the other game of the pair, read from the PDN file.
+  std::optional<double> partner_points;
 };
 
 using Job = std::vector<ScheduledGame>;  // played in order on one slot
@@ -383,6 +388,11 @@ Status check_spec(const HubMatchSpec& spec) {
   if (spec.rounds < 0) return Error{"rounds cannot be negative"};
   if (spec.concurrency < 1 || spec.concurrency > 256) return Error{"concurrency must be between 1 and 256"};
   if (spec.opening_start < 1) return Error{"the first opening is number 1"};
+  if (spec.resume && spec.pdn_path.empty()) return Error{"-resume needs the -pdnout file of the match"};
+  for (std::size_t i = 0; i < spec.engines.size(); ++i)
+    for (std::size_t j = i + 1; j < spec.engines.size(); ++j)
+      if (spec.resume && spec.engines[i].spec.name == spec.engines[j].spec.name)
+        return Error{"-resume needs distinct engine names (the PDN file names the players)"};
   if (spec.sprt && spec.engines.size() != 2) return Error{"SPRT needs exactly two engines"};
   if (spec.sprt && !(spec.sprt->elo0 < spec.sprt->elo1)) return Error{"SPRT needs elo0 < elo1"};
   if (spec.sprt &&
@@ -426,7 +436,13 @@ class MatchRun {
   Status open_pdn() {
     if (spec_.pdn_path.empty()) return Ok{};
     if (Status s = check_output_file(spec_.pdn_path, "PDN file"); !s) return s;
+    std::vector<std::string> kept;
+    if (spec_.resume)
+      if (Status s = resume(kept); !s) return s;
+    // Rewritten from the games kept (a cut-off last game is gone), then appended to.
     pdn_.open(spec_.pdn_path, std::ios::trunc);
+    for (const std::string& text : kept) pdn_ << text << "\n";
+    pdn_.flush();
     if (!pdn_) return Error{"cannot write the PDN file " + spec_.pdn_path};
     return Ok{};
   }
@@ -482,7 +498,8 @@ class MatchRun {
         if (!black) break;
         PlayedGame played = play_game(spec_, g, *white, *black);
         if (!g.closes_pair) first_points = played.game.points(0);
-        record(played, g.closes_pair ? std::optional<double>(first_points) : std::nullopt);
+        record(played,
+               g.closes_pair ? std::optional<double>(g.partner_points.value_or(first_points)) : std::nullopt);
       }
     }
   }
@@ -493,8 +510,26 @@ class MatchRun {
     result_.engine_moves += played.moves_asked;
     for (int side = 0; side < 2; ++side) {
       const int i = side == 0 ? g.white : g.black;
+      add_totals(result_.totals[static_cast<std::size_t>(i)], played.totals[static_cast<std::size_t>(side)]);
+    }
+    count(g, pair_first_points);
+    if (g.failure == Failure::Crash && !spec_.recover && result_.stopped.empty()) {
+      result_.stopped = "engine " + spec_.engines[static_cast<std::size_t>(g.failed_engine)].spec.name +
+                        " crashed (" + g.detail + "); -recover restarts it and goes on";
+      stop_ = true;
+    }
+    if (pdn_.is_open()) {
+      pdn_ << g.pdn << "\n";
+      pdn_.flush();
+    }
+    if (on_game_) on_game_(g, result_);
+  }
+
+  // The standing after a finished game, played now or read back by -resume.
+  void count(const HubGame& g, std::optional<double> pair_first_points) {
+    for (int side = 0; side < 2; ++side) {
+      const int i = side == 0 ? g.white : g.black;
       EngineTotals& t = result_.totals[static_cast<std::size_t>(i)];
-      add_totals(t, played.totals[static_cast<std::size_t>(side)]);
       ++t.games;
       const double p = g.points(i);
       (p == 1.0 ? t.wins : p == 0.0 ? t.losses : t.draws) += 1;
@@ -513,17 +548,104 @@ class MatchRun {
                          : sprt_from_games(result_.wins, result_.draws, result_.losses, *spec_.sprt);
       if (result_.sprt->verdict != SprtVerdict::Continue) stop_ = true;
     }
-    if (g.failure == Failure::Crash && !spec_.recover && result_.stopped.empty()) {
-      result_.stopped = "engine " + spec_.engines[static_cast<std::size_t>(g.failed_engine)].spec.name +
-                        " crashed (" + g.detail + "); -recover restarts it and goes on";
-      stop_ = true;
-    }
     result_.games.push_back(g);
-    if (pdn_.is_open()) {
-      pdn_ << g.pdn << "\n";
-      pdn_.flush();
+  }
+
+  // -resume: the games of the PDN file are counted and taken out of the schedule; `kept` gets
+  // their text. A game the schedule does not have means another match's file: refused.
+  Status resume(std::vector<std::string>& kept) {
+    std::error_code ec;
+    if (!std::filesystem::exists(spec_.pdn_path, ec)) return Ok{};  // nothing played yet
+    Expected<std::string> text = read_text_file(spec_.pdn_path, "PDN file");
+    if (!text) return Error{text.error()};
+    Expected<RecordedMatch> record = read_match_record(*text, spec_.pdn_path);
+    if (!record) return Error{record.error()};
+    result_.resume_dropped_line = record->dropped_line;
+    std::vector<std::vector<std::optional<HubGame>>> done(jobs_.size());
+    for (std::size_t j = 0; j < jobs_.size(); ++j) done[j].resize(jobs_[j].size());
+    for (const RecordedGame& r : record->games) {
+      Status placed =
+          Error{line_location(spec_.pdn_path, r.line) + "round " + std::to_string(r.round) + ", " + r.white +
+                " - " + r.black +
+                " is not a game of this match (resume with the interrupted match's command line)"};
+      for (std::size_t j = 0; j < jobs_.size() && !placed; ++j)
+        for (std::size_t k = 0; k < jobs_[j].size() && !placed; ++k)
+          if (!done[j][k] && is_scheduled_as(r, jobs_[j][k])) {
+            Expected<HubGame> h = hub_game_of(r, jobs_[j][k]);
+            if (!h) return Error{line_location(spec_.pdn_path, r.line) + h.error()};
+            done[j][k] = std::move(*h);
+            placed = Ok{};
+          }
+      if (!placed) return placed;
+      kept.push_back(r.text);
     }
-    if (on_game_) on_game_(g, result_);
+    for (std::size_t j = 0; j < jobs_.size(); ++j) {
+      Job& job = jobs_[j];
+      for (std::size_t k = 0; k < job.size(); ++k) {
+        if (!done[j][k]) continue;
+        const double points = done[j][k]->points(0);
+        // The pair's other game: the one before (this closes the pair) or the one after.
+        const std::size_t other = job[k].closes_pair ? k - 1 : k + 1;
+        const bool paired = job[k].closes_pair || (other < job.size() && job[other].closes_pair);
+        std::optional<double> pair_first;
+        if (paired && job[k].closes_pair && done[j][other]) pair_first = done[j][other]->points(0);
+        if (paired && !done[j][other]) {
+          job[other].partner_points = points;
+          job[other].closes_pair = true;  // the game still to play completes the pair
+        }
+        count(*done[j][k], pair_first);
+        ++result_.resumed_games;
+      }
+      Job left;
+      for (std::size_t k = 0; k < job.size(); ++k)
+        if (!done[j][k]) left.push_back(job[k]);
+      job = std::move(left);
+    }
+    std::erase_if(jobs_, [](const Job& job) { return job.empty(); });
+    return Ok{};
+  }
+
+  bool is_scheduled_as(const RecordedGame& r, const ScheduledGame& g) const {
+    if (r.round != g.round || r.white != name(g.white) || r.black != name(g.black)) return false;
+    if (g.opening < 0) return r.start == Position::start();
+    const Opening& o = spec_.openings[static_cast<std::size_t>(g.opening)];
+    return r.start == o.start && r.moves.size() >= o.moves.size() &&
+           std::equal(o.moves.begin(), o.moves.end(), r.moves.begin());
+  }
+
+  Expected<HubGame> hub_game_of(const RecordedGame& r, const ScheduledGame& g) const {
+    const TimeControl& wc = spec_.engines[static_cast<std::size_t>(g.white)].tc;
+    const TimeControl& bc = spec_.engines[static_cast<std::size_t>(g.black)].tc;
+    const std::string tc = wc.text() == bc.text() ? wc.text() : wc.text() + " - " + bc.text();
+    if (r.time_control != tc)
+      return Error{"played at " + r.time_control + ", this match is " + tc +
+                   " (resume with the same -each tc)"};
+    HubGame h;
+    h.number = g.number;
+    h.round = g.round;
+    h.white = g.white;
+    h.black = g.black;
+    h.opening = g.opening;
+    h.result = r.result;
+    h.termination = r.termination;
+    h.plies = static_cast<int>(r.moves.size());
+    h.pdn = r.text;
+    // "time forfeit by NAME: detail": a failure, charged to the loser.
+    for (int f = 1; f < static_cast<int>(Failure::kCount); ++f) {
+      const std::string prefix = to_string(static_cast<Failure>(f)) + " by ";
+      if (r.termination.rfind(prefix, 0) != 0 || r.result == GameResult::Draw) continue;
+      h.failure = static_cast<Failure>(f);
+      h.failed_engine = r.result == GameResult::WhiteWins ? g.black : g.white;
+      h.termination = to_string(h.failure);
+      const std::string rest = r.termination.substr(prefix.size());
+      const std::string who = name(h.failed_engine) + ": ";
+      h.detail = rest.rfind(who, 0) == 0 ? rest.substr(who.size()) : rest;
+    }
+    return h;
+  }
+
+  const std::string& name(int engine) const {
+    return spec_.engines[static_cast<std::size_t>(engine)].spec.name;
   }
 
   const HubMatchSpec& spec_;

@@ -67,9 +67,12 @@ struct HubMatchSpec {
   int max_moves = 0;                       // adjudicate a draw after this many moves (0 = never)
   std::optional<DrawAdjudication> draw;
   std::optional<ResignAdjudication> resign;
-  std::optional<SprtConfig> sprt;            // two engines only
-  bool recover = false;                      // restart a crashed engine and go on; else the match stops
-  std::string pdn_path;                      // every game appended here; empty = none
+  std::optional<SprtConfig> sprt;  // two engines only
+  bool recover = false;            // restart a crashed engine and go on; else the match stops
+  std::string pdn_path;            // every game appended here; empty = none
+  // Go on with the match whose games pdn_path holds (same command line): those games are counted
+  // and not played again; a missing file means none were played.
+  bool resume = false;
   std::string log_path = "damas-match.log";  // the engines' stderr (and the protocol with debug)
   bool debug = false;
   std::string event = "damas match";
@@ -123,6 +126,10 @@ struct HubMatchResult {
   double wall_seconds = 0;
   double runner_cpu_seconds = 0;  // our own user+system CPU (children excluded)
   long long engine_moves = 0;     // all moves asked of engines
+  // -resume: games read back from the PDN file (counted in the standing, not in depth or speed),
+  // and the first line of a cut-off last game that was dropped.
+  int resumed_games = 0;
+  std::optional<int> resume_dropped_line;
 
   EloEstimate elo() const;  // engine 0 vs 1: from pairs when there are any, else from games
 };
