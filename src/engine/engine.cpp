@@ -327,6 +327,7 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.tuning.futility = e.options.get_bool(option::kFutility);
   r.tuning.smp_skip_depths = e.options.get_bool(option::kSmpSkipDepths);
   r.tuning.smp_deepest_thread = e.options.get_bool(option::kSmpDeepestThread);
+  r.tuning.time_score_drop = e.options.get_bool(option::kTimeScoreDrop);
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;

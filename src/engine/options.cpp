@@ -141,6 +141,13 @@ const std::vector<OptionSpec>& option_specs() {
        0,
        {},
        "search, threads > 1: play the move of the thread with the deepest completed iteration"},
+      {std::string(option::kTimeScoreDrop),
+       OptionType::Bool,
+       "false",
+       0,
+       0,
+       {},
+       "time management: search longer when the score falls as the search goes deeper"},
   };
   return kSpecs;
 }

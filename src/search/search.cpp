@@ -545,6 +545,7 @@ void Worker::iterate() {
   Move last_best = kNullMove;
   int best_changes = 0;
   int stable = 0;
+  Score peak = kNoScore;  // best root score of the completed iterations (not a win or loss)
   // Helpers start at staggered depths so the threads spread over the tree.
   for (int depth = 1 + (id_ % 2); depth <= max_depth; ++depth) {
     // A helper never skips the last depth it may search: it would end with nothing to do.
@@ -601,9 +602,13 @@ void Worker::iterate() {
       last_best = root_moves_[0].move;
     }
     // Between iterations: is the next one worth starting?
+    const Score score = root_moves_[0].score;
+    const bool decisive = is_win_score(score) || is_loss_score(score);
+    const int drop = request_.tuning.time_score_drop && peak != kNoScore && !decisive ? peak - score : 0;
+    if (!decisive) peak = peak == kNoScore ? score : std::max(peak, score);
     if (!shared_.control.pondering.load(std::memory_order_relaxed) && shared_.budget.soft &&
         !shared_.budget.fixed) {
-      const double soft = adjust_soft(shared_.budget, best_changes, stable);
+      const double soft = adjust_soft(shared_.budget, best_changes, stable, std::max(drop, 0));
       if (shared_.seconds_on_clock() >= soft * 0.6) break;
     }
     if (is_win_score(root_moves_[0].score) && win_in(depth) <= root_moves_[0].score &&
