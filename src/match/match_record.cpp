@@ -25,11 +25,13 @@ Expected<std::vector<Chunk>> split_games(std::string_view text, const std::strin
     if (end == std::string_view::npos) end = text.size();
     const std::string_view this_line = text.substr(pos, end - pos);
     if (this_line.rfind("[Event ", 0) == 0) {
-      if (chunk_start != std::string_view::npos) chunks.back().text = text.substr(chunk_start, pos - chunk_start);
+      if (chunk_start != std::string_view::npos)
+        chunks.back().text = text.substr(chunk_start, pos - chunk_start);
       chunk_start = pos;
       chunks.push_back(Chunk{line, {}});
     } else if (chunk_start == std::string_view::npos && !trim(this_line).empty()) {
-      return Error{line_location(source, line) + "not a game of damas match (a game starts with its Event tag)"};
+      return Error{line_location(source, line) +
+                   "not a game of damas match (a game starts with its Event tag)"};
     }
     pos = end + 1;
   }
