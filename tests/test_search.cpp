@@ -193,6 +193,24 @@ TEST_CASE("search: with two threads the last info line shows the move played", "
   CHECK(!engine->set_option(std::string(option::kSmpSkipDepths), "sometimes").has_value());
 }
 
+TEST_CASE("search: lmr-divisor sets the reductions: fewer nodes when smaller, the default as before",
+          "[search]") {
+  const auto nodes_with = [](const char* divisor) {
+    auto engine = small_engine();
+    if (divisor) REQUIRE(engine->set_option(std::string(option::kLmrDivisor), divisor).has_value());
+    SearchLimits limits;
+    limits.depth = 10;
+    return engine->search(limits).nodes;
+  };
+  const auto plain = nodes_with(nullptr);
+  CHECK(nodes_with("180") == plain);
+  CHECK(nodes_with("120") < plain);
+  CHECK(nodes_with("300") > plain);
+  auto engine = small_engine();
+  CHECK(!engine->set_option(std::string(option::kLmrDivisor), "10").has_value());
+  CHECK(!engine->set_option(std::string(option::kLmrDivisor), "1.8").has_value());
+}
+
 TEST_CASE("search: time-score-drop is a switch of the engine, off by default", "[search]") {
   auto engine = small_engine();
   CHECK(!engine->options().get_bool(option::kTimeScoreDrop));

@@ -69,6 +69,8 @@ inline constexpr std::array<std::string_view, 5> kSearchSwitches = {kLmr, kProbC
 // Switches of Lazy SMP (SearchTuning; no effect with one thread, so not bench's).
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
+// Late move reductions: SearchTuning::lmr_divisor in hundredths (180 = 1.8).
+inline constexpr std::string_view kLmrDivisor = "lmr-divisor";
 // Time management (SearchTuning::time_score_drop): more time when the root score falls.
 inline constexpr std::string_view kTimeScoreDrop = "time-score-drop";
 }  // namespace option
