@@ -211,6 +211,25 @@ TEST_CASE("search: lmr-divisor sets the reductions: fewer nodes when smaller, th
   CHECK(!engine->set_option(std::string(option::kLmrDivisor), "1.8").has_value());
 }
 
+TEST_CASE("search: countermove changes the move order, not the moves allowed", "[search]") {
+  const auto search_with = [](const char* value) {
+    auto engine = small_engine();
+    REQUIRE(engine->set_option(std::string(option::kCountermove), value).has_value());
+    SearchLimits limits;
+    limits.depth = 10;
+    return engine->search(limits);
+  };
+  const SearchResult off = search_with("false");
+  const SearchResult on = search_with("true");
+  CHECK(on.nodes != off.nodes);  // another order, another tree
+  CHECK(!on.best.is_null());
+  CHECK(on.depth == 10);
+  CHECK(search_with("true").nodes == on.nodes);  // the same every run
+  auto engine = small_engine();
+  CHECK(!engine->options().get_bool(option::kCountermove));
+  CHECK(!engine->set_option(std::string(option::kCountermove), "sometimes").has_value());
+}
+
 TEST_CASE("search: time-score-drop is a switch of the engine, off by default", "[search]") {
   auto engine = small_engine();
   CHECK(!engine->options().get_bool(option::kTimeScoreDrop));

@@ -154,6 +154,17 @@ class Worker {
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   // History heuristic: [side][from bit][to bit].
   std::array<std::array<std::array<int, kBitboardBits>, kBitboardBits>, 2> history_{};
+  // Countermoves (SearchTuning::countermove): the quiet move that last refuted the opponent's
+  // move, by (side, its from bit, its to bit); played_[p] is the move made at ply p.
+  static constexpr std::size_t kCounterSlots = 2 * kBitboardBits * kBitboardBits;
+  std::array<Move, kCounterSlots> counter_{};
+  std::array<Move, kMaxPly + 1> played_{};
+  // The countermove slot of the node at ply (none: switched off, or at the root).
+  std::optional<std::size_t> counter_slot(const Position& pos, int ply) const {
+    if (!request_.tuning.countermove || ply == 0) return std::nullopt;
+    const Move& previous = played_[static_cast<std::size_t>(ply - 1)];
+    return (index(pos.side_to_move()) * kBitboardBits + previous.from.bit) * kBitboardBits + previous.to.bit;
+  }
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> pv_{};
   std::array<int, kMaxPly + 1> pv_length_{};
   // Late move reductions by [depth][move index], from SearchTuning::lmr_divisor.
@@ -284,6 +295,8 @@ void Worker::order(const Position& pos, MoveList& moves, const MoveTag& tt_move,
                    std::array<int, MoveList::kCapacity>& keys) const {
   const auto& killers = killers_[static_cast<std::size_t>(ply)];
   const auto& hist = history_[index(pos.side_to_move())];
+  const std::optional<std::size_t> slot = counter_slot(pos, ply);
+  const Move* counter = slot ? &counter_[*slot] : nullptr;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
     int k;
@@ -291,6 +304,7 @@ void Worker::order(const Position& pos, MoveList& moves, const MoveTag& tt_move,
     else if (m.is_capture()) k = (1 << 28) + m.capture_count();  // all moves are captures then
     else if (m == killers[0]) k = (1 << 27) + 1;
     else if (m == killers[1]) k = 1 << 27;
+    else if (counter && m == *counter) k = (1 << 27) - 1;  // after the killers, before any history
     else k = hist[m.from.bit][m.to.bit];
     keys[i] = k;
   }
@@ -304,6 +318,7 @@ void Worker::reward(const Position& pos, const MoveList& moves, std::size_t cut,
     killers[1] = killers[0];
     killers[0] = m;
   }
+  if (const std::optional<std::size_t> slot = counter_slot(pos, ply)) counter_[*slot] = m;
   // The cut move gains, the quiet moves tried before it lose; values saturate at +-kLimit.
   constexpr int kLimit = 1 << 20;
   const int bonus = std::min(depth * depth, 400);
@@ -439,6 +454,7 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     const Position child = pos.after(m);
     shared_.tt.prefetch(child.key());
     if (fmjd64_) draw_[p + 1] = fmjd64_advance(draw_[p], pos, child);
+    played_[p] = m;
     const int new_depth = depth - 1 + extension;
     Score s;
     if (i == 0) {
@@ -485,6 +501,7 @@ Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first)
     const Move m = root_moves_[i].move;
     const Position child = root.after(m);
     if (fmjd64_) draw_[1] = fmjd64_advance(draw_[0], root, child);
+    played_[0] = m;
     Score s;
     if (i == first) {
       s = -search(child, depth - 1, -beta, -alpha, 1, true);

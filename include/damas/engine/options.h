@@ -64,8 +64,10 @@ inline constexpr std::string_view kProbCut = "probcut";
 inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
 inline constexpr std::string_view kFutility = "futility";
-inline constexpr std::array<std::string_view, 5> kSearchSwitches = {kLmr, kProbCut, kSingleReplyExtension,
-                                                                    kThreatExtension, kFutility};
+// Move ordering (SearchTuning::countermove): the countermove heuristic.
+inline constexpr std::string_view kCountermove = "countermove";
+inline constexpr std::array<std::string_view, 6> kSearchSwitches = {
+    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility, kCountermove};
 // Switches of Lazy SMP (SearchTuning; no effect with one thread, so not bench's).
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";

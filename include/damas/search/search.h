@@ -60,6 +60,8 @@ struct SearchTuning {
   // Time management: a root score that falls below the best of the earlier iterations (by
   // kScoreDropStart hundredths or more, timeman.h) lets the search go on longer.
   bool time_score_drop = false;
+  // Move ordering: after the killers, the quiet move that last refuted the opponent's last move.
+  bool countermove = false;
 };
 
 struct SearchRequest {
