@@ -507,6 +507,22 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
+// Where each game of a match's PDN text starts (its Event tag).
+std::vector<std::size_t> game_starts(const std::string& text) {
+  std::vector<std::size_t> starts;
+  for (std::size_t at = text.find("[Event "); at != std::string::npos; at = text.find("[Event ", at + 1))
+    starts.push_back(at);
+  return starts;
+}
+
+// The match resumed; `played_now` gets the numbers of the games played (not read back).
+Expected<HubMatchResult> run_resumed(HubMatchSpec spec, std::vector<int>& played_now) {
+  spec.resume = true;
+  played_now.clear();
+  return run_hub_match(spec,
+                       [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+}
+
 // Four rounds of two first-legal-move engines from the FMJD ballots, written to `pdn`.
 HubMatchSpec resumable_match(const std::string& pdn) {
   HubMatchSpec spec = match_of({fake("first", "A"), fake("first", "B")}, 4);
@@ -526,18 +542,15 @@ TEST_CASE("Match resume: a match cut off in its sixth game goes on to the same g
   const std::string full_text = file_text(full_path);
 
   // The interruption: five games written, the sixth cut in its move text.
-  std::size_t sixth = 0;
-  for (int i = 0; i < 6; ++i) sixth = full_text.find("[Event ", i == 0 ? 0 : sixth + 1);
-  REQUIRE(sixth != std::string::npos);
-  const std::size_t cut = full_text.find("\n\n", sixth) + 40;
+  const std::vector<std::size_t> starts = game_starts(full_text);
+  REQUIRE(starts.size() == 8);
+  const std::size_t cut = full_text.find("\n\n", starts[5]) + 40;
   const std::string cut_path = (scratch_dir() / "resume-cut.pdn").string();
   write_file(cut_path, full_text.substr(0, cut));
 
-  HubMatchSpec spec = resumable_match(cut_path);
-  spec.resume = true;
+  const HubMatchSpec spec = resumable_match(cut_path);
   std::vector<int> played_now;
-  const Expected<HubMatchResult> resumed =
-      run_hub_match(spec, [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+  const Expected<HubMatchResult> resumed = run_resumed(spec, played_now);
   REQUIRE(resumed.has_value());
   CHECK(resumed->resumed_games == 5);
   REQUIRE(resumed->resume_dropped_line.has_value());
@@ -552,9 +565,7 @@ TEST_CASE("Match resume: a match cut off in its sixth game goes on to the same g
   CHECK(without_dates(file_text(cut_path)) == without_dates(full_text));
 
   // Resumed again once complete: nothing is played, the standing is the same.
-  played_now.clear();
-  const Expected<HubMatchResult> again =
-      run_hub_match(spec, [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+  const Expected<HubMatchResult> again = run_resumed(spec, played_now);
   REQUIRE(again.has_value());
   CHECK(played_now.empty());
   CHECK(again->resumed_games == 8);
@@ -569,16 +580,11 @@ TEST_CASE("Match resume: a pair whose second game is in the file and first is no
   REQUIRE(full.has_value());
   // Game 3 (the first of round 2) taken out of the file.
   const std::string text = file_text(full_path);
-  std::vector<std::size_t> starts;
-  for (std::size_t at = text.find("[Event "); at != std::string::npos; at = text.find("[Event ", at + 1))
-    starts.push_back(at);
+  const std::vector<std::size_t> starts = game_starts(text);
   REQUIRE(starts.size() == 8);
   write_file(full_path, text.substr(0, starts[2]) + text.substr(starts[3]));
-  HubMatchSpec spec = resumable_match(full_path);
-  spec.resume = true;
   std::vector<int> played_now;
-  const Expected<HubMatchResult> resumed =
-      run_hub_match(spec, [&](const HubGame& g, const HubMatchResult&) { played_now.push_back(g.number); });
+  const Expected<HubMatchResult> resumed = run_resumed(resumable_match(full_path), played_now);
   REQUIRE(resumed.has_value());
   CHECK(played_now == std::vector<int>{3});
   CHECK(resumed->pentanomial.count == full->pentanomial.count);

@@ -273,6 +273,11 @@ struct PlayedGame {
   long long moves_asked = 0;
 };
 
+// The PDN TimeControl tag of a game between these two engines.
+std::string time_control_tag(const MatchEngine& white, const MatchEngine& black) {
+  return white.tc.text() == black.tc.text() ? white.tc.text() : white.tc.text() + " - " + black.tc.text();
+}
+
 PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine& white_engine,
                      HubEngine& black_engine) {
   PlayedGame played;
@@ -316,15 +321,14 @@ PlayedGame play_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEngine
   if (h.failure != Failure::None)
     termination +=
         " by " + spec.engines[static_cast<std::size_t>(h.failed_engine)].spec.name + ": " + h.detail;
-  std::vector<std::pair<std::string, std::string>> tags{
-      {"Event", spec.event},
-      {"Date", today()},
-      {"Round", std::to_string(g.round)},
-      {"White", wc.spec.name},
-      {"Black", bc.spec.name},
-      {"Result", to_string(h.result)},
-      {"TimeControl", wc.tc.text() == bc.tc.text() ? wc.tc.text() : wc.tc.text() + " - " + bc.tc.text()},
-      {"Termination", termination}};
+  std::vector<std::pair<std::string, std::string>> tags{{"Event", spec.event},
+                                                        {"Date", today()},
+                                                        {"Round", std::to_string(g.round)},
+                                                        {"White", wc.spec.name},
+                                                        {"Black", bc.spec.name},
+                                                        {"Result", to_string(h.result)},
+                                                        {"TimeControl", time_control_tag(wc, bc)},
+                                                        {"Termination", termination}};
   if (opening && !opening->name.empty()) tags.emplace_back("Opening", opening->name);
   h.pdn = game.to_pdn(tags);
   return played;
@@ -389,10 +393,11 @@ Status check_spec(const HubMatchSpec& spec) {
   if (spec.concurrency < 1 || spec.concurrency > 256) return Error{"concurrency must be between 1 and 256"};
   if (spec.opening_start < 1) return Error{"the first opening is number 1"};
   if (spec.resume && spec.pdn_path.empty()) return Error{"-resume needs the -pdnout file of the match"};
-  for (std::size_t i = 0; i < spec.engines.size(); ++i)
-    for (std::size_t j = i + 1; j < spec.engines.size(); ++j)
-      if (spec.resume && spec.engines[i].spec.name == spec.engines[j].spec.name)
-        return Error{"-resume needs distinct engine names (the PDN file names the players)"};
+  if (spec.resume)
+    for (std::size_t i = 0; i < spec.engines.size(); ++i)
+      for (std::size_t j = i + 1; j < spec.engines.size(); ++j)
+        if (spec.engines[i].spec.name == spec.engines[j].spec.name)
+          return Error{"-resume needs distinct engine names (the PDN file names the players)"};
   if (spec.sprt && spec.engines.size() != 2) return Error{"SPRT needs exactly two engines"};
   if (spec.sprt && !(spec.sprt->elo0 < spec.sprt->elo1)) return Error{"SPRT needs elo0 < elo1"};
   if (spec.sprt &&
@@ -614,9 +619,8 @@ class MatchRun {
   }
 
   Expected<HubGame> hub_game_of(const RecordedGame& r, const ScheduledGame& g) const {
-    const TimeControl& wc = spec_.engines[static_cast<std::size_t>(g.white)].tc;
-    const TimeControl& bc = spec_.engines[static_cast<std::size_t>(g.black)].tc;
-    const std::string tc = wc.text() == bc.text() ? wc.text() : wc.text() + " - " + bc.text();
+    const std::string tc = time_control_tag(spec_.engines[static_cast<std::size_t>(g.white)],
+                                            spec_.engines[static_cast<std::size_t>(g.black)]);
     if (r.time_control != tc)
       return Error{"played at " + r.time_control + ", this match is " + tc +
                    " (resume with the same -each tc)"};

@@ -39,10 +39,10 @@ Expected<std::vector<Chunk>> split_games(std::string_view text, const std::strin
   return chunks;
 }
 
+// The inverse of to_string(GameResult) for a finished game.
 std::optional<GameResult> result_of(std::string_view text) {
-  if (text == "2-0") return GameResult::WhiteWins;
-  if (text == "0-2") return GameResult::BlackWins;
-  if (text == "1-1") return GameResult::Draw;
+  for (const GameResult r : {GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw})
+    if (to_string(r) == text) return r;
   return std::nullopt;
 }
 
