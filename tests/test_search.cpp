@@ -230,6 +230,33 @@ TEST_CASE("search: countermove changes the move order, not the moves allowed", "
   CHECK(!engine->set_option(std::string(option::kCountermove), "sometimes").has_value());
 }
 
+TEST_CASE("search: lmr-history changes the reductions, not the moves allowed", "[search]") {
+  const auto search_with = [](const char* value) {
+    auto engine = small_engine();
+    REQUIRE(engine->set_option(std::string(option::kLmrHistory), value).has_value());
+    SearchLimits limits;
+    limits.depth = 10;
+    return engine->search(limits);
+  };
+  const SearchResult off = search_with("false");
+  const SearchResult on = search_with("true");
+  CHECK(on.nodes != off.nodes);  // other reductions, another tree
+  CHECK(!on.best.is_null());
+  CHECK(on.depth == 10);
+  CHECK(search_with("true").nodes == on.nodes);  // the same every run
+  auto lmr_off = small_engine();
+  REQUIRE(lmr_off->set_option(std::string(option::kLmr), "false").has_value());
+  REQUIRE(lmr_off->set_option(std::string(option::kLmrHistory), "true").has_value());
+  SearchLimits limits;
+  limits.depth = 8;
+  auto plain = small_engine();
+  REQUIRE(plain->set_option(std::string(option::kLmr), "false").has_value());
+  CHECK(lmr_off->search(limits).nodes == plain->search(limits).nodes);  // it adjusts LMR only
+  auto engine = small_engine();
+  CHECK(!engine->options().get_bool(option::kLmrHistory));
+  CHECK(!engine->set_option(std::string(option::kLmrHistory), "maybe").has_value());
+}
+
 TEST_CASE("search: time-score-drop is a switch of the engine, off by default", "[search]") {
   auto engine = small_engine();
   CHECK(!engine->options().get_bool(option::kTimeScoreDrop));

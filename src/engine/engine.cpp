@@ -329,6 +329,7 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.tuning.smp_deepest_thread = e.options.get_bool(option::kSmpDeepestThread);
   r.tuning.time_score_drop = e.options.get_bool(option::kTimeScoreDrop);
   r.tuning.countermove = e.options.get_bool(option::kCountermove);
+  r.tuning.lmr_history = e.options.get_bool(option::kLmrHistory);
   r.tuning.lmr_divisor = static_cast<double>(e.options.get_int(option::kLmrDivisor)) / 100.0;
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);

@@ -66,8 +66,10 @@ inline constexpr std::string_view kThreatExtension = "threat-extension";
 inline constexpr std::string_view kFutility = "futility";
 // Move ordering (SearchTuning::countermove): the countermove heuristic.
 inline constexpr std::string_view kCountermove = "countermove";
-inline constexpr std::array<std::string_view, 6> kSearchSwitches = {
-    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility, kCountermove};
+// Late move reductions (SearchTuning::lmr_history): the history adjusts the reduction.
+inline constexpr std::string_view kLmrHistory = "lmr-history";
+inline constexpr std::array<std::string_view, 7> kSearchSwitches = {
+    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility, kCountermove, kLmrHistory};
 // Switches of Lazy SMP (SearchTuning; no effect with one thread, so not bench's).
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";

@@ -62,6 +62,9 @@ struct SearchTuning {
   bool time_score_drop = false;
   // Move ordering: after the killers, the quiet move that last refuted the opponent's last move.
   bool countermove = false;
+  // Late move reductions: one ply more for a move whose history is negative, one less for one
+  // whose history is high.
+  bool lmr_history = false;
 };
 
 struct SearchRequest {
