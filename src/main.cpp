@@ -38,6 +38,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::egdb_main},
     {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
      damas::cli::datagen_main},
+    {"book", "an unbalanced opening book for sensitive matches, from datagen positions",
+     damas::cli::book_main},
 };
 
 void print_help() {

@@ -1,0 +1,62 @@
+#include "damas/match/opening_book.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <tuple>
+
+#include "damas/core/notation.h"
+
+namespace damas {
+namespace {
+
+bool level_men_only(const Position& p) {
+  return p.kings() == 0 && popcount(p.pieces(Color::White)) == popcount(p.pieces(Color::Black));
+}
+
+// splitmix64: a fixed generator, so the order is the same with every standard library.
+std::uint64_t next_random(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+bool in_score_band(Score score, const BookCriteria& criteria) {
+  const Score magnitude = static_cast<Score>(std::abs(score));
+  return magnitude >= criteria.min_score && magnitude <= criteria.max_score;
+}
+
+std::vector<BookCandidate> select_book_candidates(const std::vector<TrainingRecord>& records,
+                                                  const BookCriteria& criteria) {
+  std::vector<BookCandidate> found;
+  std::set<std::tuple<Bitboard, Bitboard, Bitboard, Color>> seen;
+  bool game_done = false;  // this game already gave its position
+  for (const TrainingRecord& r : records) {
+    if (r.first_of_game) game_done = false;
+    if (game_done || r.ply < criteria.min_ply || r.ply > criteria.max_ply) continue;
+    if (!in_score_band(r.score, criteria) || !level_men_only(r.position)) continue;
+    const Position& p = r.position;
+    if (!seen.insert({p.pieces(Color::White), p.pieces(Color::Black), p.kings(), p.side_to_move()}).second)
+      continue;
+    found.push_back(BookCandidate{p, r.score, r.ply});
+    game_done = true;
+  }
+  std::uint64_t state = criteria.seed;
+  for (std::size_t i = found.size(); i > 1; --i)  // Fisher-Yates
+    std::swap(found[i - 1], found[next_random(state) % i]);
+  return found;
+}
+
+std::string book_line(const Position& position, Score side_to_move_score, int ply, std::size_t number) {
+  const int white = position.side_to_move() == Color::White ? side_to_move_score : -side_to_move_score;
+  char advantage[32];
+  std::snprintf(advantage, sizeof advantage, "%+.2f", white / 100.0);
+  return to_fen(position) + " | book-" + std::to_string(number) + " ply " + std::to_string(ply) + " white " +
+         advantage;
+}
+
+}  // namespace damas
