@@ -1,6 +1,7 @@
 // The unbalanced opening book (match/opening_book.h): which data positions it takes, its order,
 // and its lines as a standard FEN any program reads.
 #include <catch2/catch.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -111,4 +112,21 @@ TEST_CASE("opening book: the score band is the advantage of either side", "[book
   CHECK(!in_score_band(39, criteria));
   CHECK(!in_score_band(-91, criteria));
   CHECK(!in_score_band(0, criteria));
+}
+
+TEST_CASE("opening book: bench/book-unbalanced-300.txt is 300 different level positions without kings",
+          "[book]") {
+  const Expected<std::vector<Opening>> book =
+      load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/book-unbalanced-300.txt", OpeningFormat::Fen);
+  REQUIRE(book.has_value());
+  CHECK(book->size() == 300);
+  std::set<std::string> fens;
+  for (const Opening& o : *book) {
+    const Position p = o.position();
+    CHECK(p.kings() == 0);
+    CHECK(popcount(p.pieces(Color::White)) == popcount(p.pieces(Color::Black)));
+    CHECK(o.name.rfind("book-", 0) == 0);
+    fens.insert(to_fen(p));
+  }
+  CHECK(fens.size() == book->size());
 }
