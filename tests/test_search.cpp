@@ -2,8 +2,11 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
@@ -211,50 +214,44 @@ TEST_CASE("search: lmr-divisor sets the reductions: fewer nodes when smaller, th
   CHECK(!engine->set_option(std::string(option::kLmrDivisor), "1.8").has_value());
 }
 
-TEST_CASE("search: countermove changes the move order, not the moves allowed", "[search]") {
-  const auto search_with = [](const char* value) {
-    auto engine = small_engine();
-    REQUIRE(engine->set_option(std::string(option::kCountermove), value).has_value());
-    SearchLimits limits;
-    limits.depth = 10;
-    return engine->search(limits);
-  };
-  const SearchResult off = search_with("false");
-  const SearchResult on = search_with("true");
-  CHECK(on.nodes != off.nodes);  // another order, another tree
+namespace {
+
+// A search to `depth` with the engine options given (name, value), on a fresh small engine.
+SearchResult search_with(std::initializer_list<std::pair<std::string_view, const char*>> settings,
+                         int depth) {
+  auto engine = small_engine();
+  for (const auto& [name, value] : settings)
+    REQUIRE(engine->set_option(std::string(name), value).has_value());
+  SearchLimits limits;
+  limits.depth = depth;
+  return engine->search(limits);
+}
+
+// A search switch that is off by default, refuses a non-boolean value and, switched on, changes the
+// tree (nodes) but still completes the depth asked, the same way every run.
+void check_tree_switch(std::string_view name) {
+  const SearchResult off = search_with({{name, "false"}}, 10);
+  const SearchResult on = search_with({{name, "true"}}, 10);
+  CHECK(on.nodes != off.nodes);
   CHECK(!on.best.is_null());
   CHECK(on.depth == 10);
-  CHECK(search_with("true").nodes == on.nodes);  // the same every run
+  CHECK(search_with({{name, "true"}}, 10).nodes == on.nodes);
   auto engine = small_engine();
-  CHECK(!engine->options().get_bool(option::kCountermove));
-  CHECK(!engine->set_option(std::string(option::kCountermove), "sometimes").has_value());
+  CHECK(!engine->options().get_bool(name));
+  CHECK(!engine->set_option(std::string(name), "sometimes").has_value());
+}
+
+}  // namespace
+
+TEST_CASE("search: countermove changes the move order, not the moves allowed", "[search]") {
+  check_tree_switch(option::kCountermove);
 }
 
 TEST_CASE("search: lmr-history changes the reductions, not the moves allowed", "[search]") {
-  const auto search_with = [](const char* value) {
-    auto engine = small_engine();
-    REQUIRE(engine->set_option(std::string(option::kLmrHistory), value).has_value());
-    SearchLimits limits;
-    limits.depth = 10;
-    return engine->search(limits);
-  };
-  const SearchResult off = search_with("false");
-  const SearchResult on = search_with("true");
-  CHECK(on.nodes != off.nodes);  // other reductions, another tree
-  CHECK(!on.best.is_null());
-  CHECK(on.depth == 10);
-  CHECK(search_with("true").nodes == on.nodes);  // the same every run
-  auto lmr_off = small_engine();
-  REQUIRE(lmr_off->set_option(std::string(option::kLmr), "false").has_value());
-  REQUIRE(lmr_off->set_option(std::string(option::kLmrHistory), "true").has_value());
-  SearchLimits limits;
-  limits.depth = 8;
-  auto plain = small_engine();
-  REQUIRE(plain->set_option(std::string(option::kLmr), "false").has_value());
-  CHECK(lmr_off->search(limits).nodes == plain->search(limits).nodes);  // it adjusts LMR only
-  auto engine = small_engine();
-  CHECK(!engine->options().get_bool(option::kLmrHistory));
-  CHECK(!engine->set_option(std::string(option::kLmrHistory), "maybe").has_value());
+  check_tree_switch(option::kLmrHistory);
+  // Without late move reductions there is nothing for it to adjust.
+  CHECK(search_with({{option::kLmr, "false"}, {option::kLmrHistory, "true"}}, 8).nodes ==
+        search_with({{option::kLmr, "false"}}, 8).nodes);
 }
 
 TEST_CASE("search: time-score-drop is a switch of the engine, off by default", "[search]") {
