@@ -1,11 +1,18 @@
 // The unbalanced opening book (match/opening_book.h): which data positions it takes, its order,
 // and its lines as a standard FEN any program reads.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "command_helpers.h"
 #include "damas/core/notation.h"
+#include "damas/core/training_data.h"
 #include "damas/match/opening_book.h"
 #include "damas/match/openings.h"
 #include "strict_pdn.h"
@@ -129,4 +136,47 @@ TEST_CASE("opening book: bench/book-unbalanced-300.txt is 300 different level po
     fens.insert(to_fen(p));
   }
   CHECK(fens.size() == book->size());
+}
+
+TEST_CASE("damas book: a book from a datagen file, and clear errors for bad input", "[book]") {
+  const std::string data = "/tmp/damas-book-test-" + std::to_string(getpid()) + ".bin";
+  const std::string book = "/tmp/damas-book-test-" + std::to_string(getpid()) + ".txt";
+  {
+    Expected<TrainingDataWriter> created = TrainingDataWriter::create(data);
+    REQUIRE(created.has_value());
+    TrainingDataWriter writer = std::move(created).value();
+    const Position level[] = {level_a(), level_b(), level_c()};
+    for (int g = 0; g < 3; ++g) REQUIRE(writer.write(record(level[g], 50 + g, 12, true)));
+    REQUIRE(writer.write(record(man_up(), 50, 12, true)));
+    REQUIRE(writer.finish());
+  }
+  const std::string tool =
+      std::string(DAMAS_BINARY) + " book --eval classic --data " + data + " --out " + book;
+  std::string out;
+  // No search: the data's scores decide; the three level positions are the whole book.
+  CHECK(test::run_command(tool + " --count 3 --nodes 0", out) == 0);
+  const Expected<std::vector<Opening>> read = load_openings(book, OpeningFormat::Fen);
+  REQUIRE(read.has_value());
+  CHECK(read->size() == 3);
+  // Four asked, three there: written, and the exit status says it fell short.
+  CHECK(test::run_command(tool + " --count 4 --nodes 0", out) == 1);
+  CHECK(out.find("3 positions of 3 tried") != std::string::npos);
+  // With a search, the book keeps only what the search still finds in the band.
+  CHECK(test::run_command(tool + " --count 3 --nodes 2000 --min-score 0 --max-score 100", out) == 0);
+
+  CHECK(test::run_command(tool + " --min-score nan", out) == 2);
+  CHECK(out.find("damas book: ") != std::string::npos);
+  CHECK(test::run_command(tool + " --min-score 0.9 --max-score 0.4", out) == 2);
+  CHECK(test::run_command(std::string(DAMAS_BINARY) + " book --data /tmp/damas-no-such.bin --out " + book,
+                          out) == 1);
+  CHECK(out.find("damas-no-such.bin") != std::string::npos);
+  {
+    std::ofstream cut(data, std::ios::binary | std::ios::in | std::ios::out);
+    cut.seekp(40);
+    cut.put('\x7f');  // a record byte changed: the checksum no longer matches
+  }
+  CHECK(test::run_command(tool, out) == 1);
+  CHECK(out.find("checksum") != std::string::npos);
+  std::remove(data.c_str());
+  std::remove(book.c_str());
 }

@@ -43,19 +43,23 @@ int book_main(const Args& args) {
     std::cerr << "damas book: --data and --out are needed (--help)\n";
     return 2;
   }
+  const double min_men = vm["min-score"].as<double>();
+  const double max_men = vm["max-score"].as<double>();
+  const int count = vm["count"].as<int>();
+  const std::uint64_t nodes = vm["nodes"].as<std::uint64_t>();
   BookCriteria criteria;
   criteria.min_ply = vm["min-ply"].as<int>();
   criteria.max_ply = vm["max-ply"].as<int>();
-  criteria.min_score = static_cast<Score>(vm["min-score"].as<double>() * 100.0);
-  criteria.max_score = static_cast<Score>(vm["max-score"].as<double>() * 100.0);
   criteria.seed = vm["order-seed"].as<std::uint64_t>();
-  const int count = vm["count"].as<int>();
-  const std::uint64_t nodes = vm["nodes"].as<std::uint64_t>();
-  if (count < 1 || criteria.min_ply < 0 || criteria.max_ply < criteria.min_ply || criteria.min_score < 0 ||
-      criteria.max_score < criteria.min_score) {
-    std::cerr << "damas book: --count must be positive and each band's minimum at most its maximum\n";
+  // Written so that a NaN fails too.
+  if (!(count >= 1 && criteria.min_ply >= 0 && criteria.max_ply >= criteria.min_ply && min_men >= 0 &&
+        max_men >= min_men && max_men <= 100)) {
+    std::cerr << "damas book: --count must be positive, each band's minimum at most its maximum, the scores "
+                 "0 to 100 men\n";
     return 2;
   }
+  criteria.min_score = static_cast<Score>(min_men * 100.0);
+  criteria.max_score = static_cast<Score>(max_men * 100.0);
   if (const Status s = check_output_option(vm, "out", "book"); !s) {
     std::cerr << "damas book: " << s.error() << "\n";
     return 2;
