@@ -38,7 +38,7 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::egdb_main},
     {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
      damas::cli::datagen_main},
-    {"book", "an unbalanced opening book for sensitive matches, from datagen positions",
+    {"book", "an unbalanced opening book (level positions, one side better) from datagen files",
      damas::cli::book_main},
 };
 

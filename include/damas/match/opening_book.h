@@ -2,8 +2,9 @@
 // (core/training_data.h) a few plies past the opening, material level, where one side stands
 // clearly but not decisively better. Between two close versions of the engine the FMJD ballots
 // are drawn about 95% of the time at 5+0.05; from such positions, played in colour-reversed pairs,
-// the better side wins more often, so a pair of games says more about which engine converts and
-// defends better (the same idea as chess's "unbalanced human openings").
+// the better side wins more often (the idea of chess's unbalanced opening books). Measured at
+// 5+0.05 (bench/sprt.md), the book of bench/ halves the draws but does not tell two engines apart
+// faster than the ballots.
 //
 // The book is a ballot file ("FEN | name" per line, match/openings.h reads it). Its writer is
 // book_line() here; `damas book` (cli/tool_book.cpp) selects, re-searches and writes.
