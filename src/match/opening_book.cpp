@@ -15,14 +15,6 @@ bool level_men_only(const Position& p) {
   return p.kings() == 0 && popcount(p.pieces(Color::White)) == popcount(p.pieces(Color::Black));
 }
 
-// splitmix64: a fixed generator, so the order is the same with every standard library.
-std::uint64_t next_random(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 }  // namespace
 
 bool in_score_band(Score score, const BookCriteria& criteria) {
@@ -46,8 +38,8 @@ std::vector<BookCandidate> select_book_candidates(const std::vector<TrainingReco
     game_done = true;
   }
   std::uint64_t state = criteria.seed;
-  for (std::size_t i = found.size(); i > 1; --i)  // Fisher-Yates
-    std::swap(found[i - 1], found[next_random(state) % i]);
+  for (std::size_t i = found.size(); i > 1; --i)                     // Fisher-Yates with a fixed generator
+    std::swap(found[i - 1], found[zobrist::splitmix64(state) % i]);  // the same on every platform
   return found;
 }
 

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "damas/core/position.h"
+
 namespace damas {
 namespace {
 
@@ -22,12 +24,7 @@ std::optional<LevelParams> level_params(std::string_view name) {
   return std::nullopt;
 }
 
-std::uint64_t LevelRandom::next() {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+std::uint64_t LevelRandom::next() { return zobrist::splitmix64(state_); }
 
 int LevelRandom::below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 
