@@ -44,6 +44,12 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
   return Ok{};
 }
 
+Status apply_engine_options(const po::variables_map& vm, Engine& engine) {
+  return apply_engine_options(vm, [&engine](std::string_view name, std::string_view value) {
+    return engine.set_option(name, value);
+  });
+}
+
 Status apply_engine_options(const po::variables_map& vm, Options& options) {
   if (Status s = apply_engine_options(
           vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });

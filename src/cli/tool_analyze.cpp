@@ -157,9 +157,7 @@ int analyze_main(const Args& args) {
   if (const std::optional<int> exit_code = parse_command_line("analyze", args, desc, vm)) return *exit_code;
 
   Engine engine;
-  const Status applied = apply_engine_options(vm, [&engine](std::string_view name, std::string_view value) {
-    return engine.set_option(name, value);
-  });
+  const Status applied = apply_engine_options(vm, engine);
   if (!applied) {
     std::cerr << "damas analyze: " << applied.error() << "\n";
     return 2;

@@ -65,9 +65,7 @@ int book_main(const Args& args) {
     return 2;
   }
   Engine engine;
-  const Status applied = apply_engine_options(vm, [&engine](std::string_view name, std::string_view value) {
-    return engine.set_option(name, value);
-  });
+  const Status applied = apply_engine_options(vm, engine);
   if (!applied) {
     std::cerr << "damas book: " << applied.error() << "\n";
     return 2;

@@ -81,9 +81,7 @@ int puzzles_main(const Args& args) {
     return 2;
   }
   Engine engine;
-  const Status applied = apply_engine_options(vm, [&engine](std::string_view name, std::string_view value) {
-    return engine.set_option(name, value);
-  });
+  const Status applied = apply_engine_options(vm, engine);
   const Expected<review::ReviewConfig> config = read_review_config(vm, engine);
   const double min_gain = vm["min-gain"].as<double>();
   if (!applied || !config || !(min_gain > 0)) {

@@ -1,12 +1,12 @@
 #include "damas/match/opening_book.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <tuple>
 
 #include "damas/core/notation.h"
+#include "damas/core/score_text.h"
 
 namespace damas {
 namespace {
@@ -44,11 +44,9 @@ std::vector<BookCandidate> select_book_candidates(const std::vector<TrainingReco
 }
 
 std::string book_line(const Position& position, Score side_to_move_score, int ply, std::size_t number) {
-  const int white = position.side_to_move() == Color::White ? side_to_move_score : -side_to_move_score;
-  char advantage[32];
-  std::snprintf(advantage, sizeof advantage, "%+.2f", white / 100.0);
+  const Score white = position.side_to_move() == Color::White ? side_to_move_score : -side_to_move_score;
   return to_fen(position) + " | book-" + std::to_string(number) + " ply " + std::to_string(ply) + " white " +
-         advantage;
+         score_text(white);
 }
 
 }  // namespace damas

@@ -16,6 +16,10 @@ class options_description;
 class variables_map;
 }  // namespace boost::program_options
 
+namespace damas {
+class Engine;
+}  // namespace damas
+
 namespace damas::cli {
 
 using Args = std::vector<std::string>;
@@ -45,6 +49,8 @@ Status apply_engine_options(const boost::program_options::variables_map& vm, Opt
 // The same through any setter (e.g. Engine::set_option, which also checks files and sizes).
 using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
 Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
+// The same on an engine (Engine::set_option, which also checks files and sizes).
+Status apply_engine_options(const boost::program_options::variables_map& vm, Engine& engine);
 
 // The file named by the command-line option `name`, when given, may be written
 // (core/file_check.h: a regular file or a new one in an existing folder).
