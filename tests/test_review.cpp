@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "command_helpers.h"
 #include "damas/core/pdn.h"
 #include "damas/review/graph.h"
 #include "damas/review/puzzles.h"
@@ -48,17 +49,9 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-// Runs a command line; its exit status, the output in `out`.
-int run(const std::string& command, std::string& out) {
-  const std::string file = "/tmp/damas-review-test.out";
-  const int status = std::system((command + " > " + file + " 2>&1").c_str());
-  out = slurp(file);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 std::string output_of(const std::string& command) {
   std::string out;
-  run(command, out);
+  test::run_command(command, out);
   return out;
 }
 
@@ -186,9 +179,9 @@ TEST_CASE("analyze --pdn --plot: one SVG per game of a 10-game file, each read a
   std::filesystem::remove_all(dir);
   const std::string annotated = "/tmp/damas-review-10.pdn";
   std::string out;
-  REQUIRE(run(std::string(DAMAS_BINARY) + " analyze --pdn " + pdn + " --depth 3 --out " + annotated +
-                  " --plot " + dir,
-              out) == 0);
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " analyze --pdn " + pdn + " --depth 3 --out " +
+                                annotated + " --plot " + dir,
+                            out) == 0);
   const Expected<std::vector<strict_pdn::Game>> games = strict_pdn::read(slurp(annotated));
   INFO(out << (games ? "" : games.error()));
   REQUIRE(games.has_value());
@@ -216,9 +209,9 @@ TEST_CASE("analyze --pdn --plot: one SVG per game of a 10-game file, each read a
 
 TEST_CASE("analyze --plot: a directory that cannot be made is a clear error", "[review]") {
   std::string out;
-  CHECK(run(std::string(DAMAS_BINARY) + " analyze --pdn " + DAMAS_SOURCE_DIR +
-                "/tests/data/review-10-games.pdn --depth 1 --plot /proc/damas-no-such-dir",
-            out) == 2);
+  CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --pdn " + DAMAS_SOURCE_DIR +
+                              "/tests/data/review-10-games.pdn --depth 1 --plot /proc/damas-no-such-dir",
+                          out) == 2);
   CHECK_THAT(out, Catch::Contains("cannot make the directory /proc/damas-no-such-dir"));
 }
 
@@ -275,9 +268,9 @@ TEST_CASE("damas puzzles: a standard PDN file of puzzles, bad input is a clear e
     f << kBlunderGame << "\n[Event \"bad\"]\n\n1. 22-18 11-15 2. 23-19 *\n";
   }
   std::string out;
-  CHECK(run(std::string(DAMAS_BINARY) + " puzzles --pdn " + in + " --depth 6 --eval-file " +
-                kGeneration2Weights + " --out " + out_file,
-            out) == 0);
+  CHECK(test::run_command(std::string(DAMAS_BINARY) + " puzzles --pdn " + in + " --depth 6 --eval-file " +
+                              kGeneration2Weights + " --out " + out_file,
+                          out) == 0);
   CHECK_THAT(out, Catch::Contains("game 2, line 9"));
   CHECK_THAT(out, Catch::Contains("puzzles from 1 games in " + out_file));
   const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(slurp(out_file));
@@ -286,9 +279,10 @@ TEST_CASE("damas puzzles: a standard PDN file of puzzles, bad input is a clear e
   REQUIRE_FALSE(strict->empty());
   CHECK_THAT(strict->front().tag("PuzzleSource").value_or(""), Catch::Contains("game 1"));
 
-  CHECK(run(std::string(DAMAS_BINARY) + " puzzles --pdn " + in, out) == 2);
+  CHECK(test::run_command(std::string(DAMAS_BINARY) + " puzzles --pdn " + in, out) == 2);
   CHECK_THAT(out, Catch::Contains("--pdn and --out are needed"));
-  CHECK(run(std::string(DAMAS_BINARY) + " puzzles --pdn /tmp/damas-no-such.pdn --out " + out_file, out) == 1);
+  CHECK(test::run_command(
+            std::string(DAMAS_BINARY) + " puzzles --pdn /tmp/damas-no-such.pdn --out " + out_file, out) == 1);
   CHECK_THAT(out, Catch::Contains("/tmp/damas-no-such.pdn"));
 }
 
