@@ -1,0 +1,94 @@
+// The subcommands' option names: each subcommand adds the engine options of the registry to its
+// own, and a name of its own that is also an engine option (`book --seed` and the engine's `seed`)
+// reached the user as an uncaught bad_any_cast. Every --help is read and no name may appear twice.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command_helpers.h"
+
+namespace {
+
+// The long option names at the start of the option lines of a boost --help text
+// ("  --threads arg ...", "  -h [ --help ] ..."), with how often each appears.
+std::map<std::string, int> option_name_counts(const std::string& help) {
+  static const std::regex option_line(R"(^  (?:-[A-Za-z] \[ )?--([a-z0-9][a-z0-9-]*))");
+  std::map<std::string, int> counts;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, option_line)) ++counts[m[1].str()];
+  }
+  return counts;
+}
+
+std::vector<std::string> repeated_names(const std::string& help) {
+  std::vector<std::string> repeated;
+  for (const auto& [name, count] : option_name_counts(help))
+    if (count > 1) repeated.push_back(name);
+  return repeated;
+}
+
+// The subcommands `damas --help` lists ("  name      summary").
+std::vector<std::string> subcommands() {
+  std::string help;
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " --help", help) == 0);
+  static const std::regex row(R"(^  ([a-z][a-z-]*) )");
+  std::vector<std::string> names;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, row)) names.push_back(m[1].str());
+  }
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("command line: the option-name reader finds a name given twice", "[cli]") {
+  const std::string help =
+      "damas book:\n  -h [ --help ]         show this help\n  --seed arg            order seed\n"
+      "  --threads arg         threads\n\nEngine options:\n  --seed value          engine seed\n";
+  const std::map<std::string, int> counts = option_name_counts(help);
+  CHECK(counts.size() == 3);
+  CHECK(counts.at("help") == 1);
+  CHECK(counts.at("threads") == 1);
+  CHECK(repeated_names(help) == std::vector<std::string>{"seed"});
+}
+
+TEST_CASE("command line: no subcommand offers two options of the same name", "[cli]") {
+  std::vector<std::string> commands = subcommands();
+  // The list is the dispatcher's: a change of `damas --help` must not leave this test empty.
+  REQUIRE(commands.size() >= 14);
+  for (const char* expected : {"hub", "match", "analyze", "book", "egdb", "serve", "dxp"})
+    REQUIRE(std::find(commands.begin(), commands.end(), expected) != commands.end());
+  // egdb's --help lists all of its own subcommands together; each one is checked alone.
+  for (const char* egdb : {"build", "verify", "info", "probe", "convert", "count", "ending-data"})
+    commands.push_back(std::string("egdb ") + egdb);
+  std::erase(commands, "egdb");
+
+  for (const std::string& command : commands) {
+    INFO("damas " << command << " --help");
+    std::string help;
+    REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " " + command + " --help", help) == 0);
+    const std::map<std::string, int> counts = option_name_counts(help);
+    CHECK(counts.count("help") == 1);
+    CHECK(repeated_names(help).empty());
+  }
+}
+
+TEST_CASE("command line: every subcommand that searches accepts the engine options", "[cli]") {
+  // The engine options come from the registry (cli_options.cpp); `seed` and `threads` are two.
+  for (const char* command : {"hub", "analyze", "puzzles", "book", "selfplay", "dxp", "serve"}) {
+    INFO("damas " << command << " --help");
+    std::string help;
+    REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " " + command + " --help", help) == 0);
+    const std::map<std::string, int> counts = option_name_counts(help);
+    CHECK(counts.count("threads") == 1);
+    CHECK(counts.count("hash") == 1);
+  }
+}
