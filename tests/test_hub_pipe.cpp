@@ -205,7 +205,10 @@ class PydraughtsClient {
 // the way draughts.Move(board, hub_move=...) does. `ponder_first`: the first player ponders
 // lidraughts-bot style (go ponder on the predicted reply, then ponder-hit or stop).
 struct GameReport {
-  Game game;
+  // pydraughts' board.is_over() applies the Russian-style draw laws to Brazilian games (HUB.md),
+  // as lidraughts does: fmjd64. Under the seed's laws alone, a king and a man against a king can
+  // go on past RoundRobin's 300 plies.
+  Game game{Position::start(), DrawRules::Fmjd64};
   int plies = 0;
   int ponder_hits = 0;
   int ponder_misses = 0;
@@ -472,7 +475,8 @@ TEST_CASE("hub pipe: a pydraughts HubEngine client plays complete games in the a
       std::cout << "pydraughts-style game " << games << ": " << r.plies << " plies, "
                 << (r.game.over() ? to_string(r.game.result()) + " by " + to_string(r.game.end_reason())
                                   : std::string("stopped at max_moves"))
-                << ", ponder hits " << r.ponder_hits << " misses " << r.ponder_misses << "\n";
+                << ", ponder hits " << r.ponder_hits << " misses " << r.ponder_misses << ", last position "
+                << to_fen(r.game.current()) << "\n";
     }
   }
   CHECK(games == 6);
