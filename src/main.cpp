@@ -1,5 +1,6 @@
 // The damas executable: dispatches to a subcommand. Only this file touches argv.
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -55,7 +56,9 @@ void print_help() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   if (first == "--help" || first == "-h" || first == "help") {
     print_help();
@@ -73,4 +76,19 @@ int main(int argc, char** argv) {
     return damas::cli::hub_main(damas::cli::Args(argv + 1, argv + argc));
   std::cerr << "damas: unknown subcommand \"" << first << "\" (see damas --help)\n";
   return 2;
+}
+
+}  // namespace
+
+// Errors are values everywhere below; an exception reaching here is a defect (such as a library's
+// bad_any_cast). It is reported as one, with its text, instead of ending in std::terminate.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "damas: internal error: " << e.what() << " (please report it)\n";
+  } catch (...) {
+    std::cerr << "damas: internal error: unknown exception (please report it)\n";
+  }
+  return 70;  // EX_SOFTWARE
 }
