@@ -214,6 +214,28 @@ TEST_CASE("search: lmr-divisor sets the reductions: fewer nodes when smaller, th
   CHECK(!engine->set_option(std::string(option::kLmrDivisor), "1.8").has_value());
 }
 
+TEST_CASE("search: aspiration-delta sets the root window, the default as before", "[search]") {
+  const auto nodes_with = [](const char* delta) {
+    auto engine = small_engine();
+    if (delta) REQUIRE(engine->set_option(std::string(option::kAspirationDelta), delta).has_value());
+    SearchLimits limits;
+    limits.depth = 10;
+    const SearchResult r = engine->search(limits);
+    CHECK(r.depth == 10);
+    CHECK(!r.best.is_null());
+    return r.nodes;
+  };
+  const auto plain = nodes_with(nullptr);
+  CHECK(nodes_with("25") == plain);
+  CHECK(nodes_with("5") != plain);
+  CHECK(nodes_with("400") != plain);
+  auto engine = small_engine();
+  CHECK(engine->options().get_int(option::kAspirationDelta) == 25);
+  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "4").has_value());
+  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "401").has_value());
+  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "wide").has_value());
+}
+
 namespace {
 
 // A search to `depth` with the engine options given (name, value), on a fresh small engine.

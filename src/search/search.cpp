@@ -580,7 +580,7 @@ void Worker::iterate() {
     }
     for (std::size_t line = 0; line < lines; ++line) {
       const Score previous = root_moves_[line].last_score;
-      Score delta = 25;
+      Score delta = request_.tuning.aspiration_delta;
       Score alpha = -kScoreInfinite;
       Score beta = kScoreInfinite;
       if (depth >= 4 && lines == 1 && previous != kNoScore && !is_win_score(previous) &&

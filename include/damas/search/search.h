@@ -42,7 +42,10 @@ struct SearchControl {
 struct SearchTuning {
   bool lmr = true;           // late move reductions
   double lmr_divisor = 1.8;  // reduction = ln(depth) * ln(move index) / divisor
-  bool probcut = true;       // a shallow search far above beta predicts a cut
+  // Half width of the first aspiration window around the last iteration's score; doubled after
+  // each fail, the full window past 400.
+  int aspiration_delta = 25;
+  bool probcut = true;  // a shallow search far above beta predicts a cut
   int probcut_min_depth = 5;
   int probcut_reduction = 4;
   Score probcut_margin = 60;
