@@ -54,10 +54,6 @@ void print_help() {
   }
 }
 
-}  // namespace
-
-namespace {
-
 int run(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   if (first == "--help" || first == "-h" || first == "help") {
