@@ -276,6 +276,16 @@ TEST_CASE("search: lmr-history changes the reductions, not the moves allowed", "
         search_with({{option::kLmr, "false"}}, 8).nodes);
 }
 
+TEST_CASE("search: time-use is an engine option, 100 percent by default", "[search]") {
+  auto engine = small_engine();
+  CHECK(engine->options().get_int(option::kTimeUse) == 100);
+  CHECK(engine->set_option(std::string(option::kTimeUse), "150").has_value());
+  CHECK(engine->options().get_int(option::kTimeUse) == 150);
+  CHECK(!engine->set_option(std::string(option::kTimeUse), "49").has_value());
+  CHECK(!engine->set_option(std::string(option::kTimeUse), "301").has_value());
+  CHECK(!engine->set_option(std::string(option::kTimeUse), "1.5").has_value());
+}
+
 TEST_CASE("search: time-score-drop is a switch of the engine, off by default", "[search]") {
   auto engine = small_engine();
   CHECK(!engine->options().get_bool(option::kTimeScoreDrop));

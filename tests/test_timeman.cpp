@@ -25,6 +25,26 @@ TEST_CASE("timeman: fixed move time is used in full, minus the overhead", "[time
   CHECK(adjust_soft(b, 0, 10) == Approx(1.95));
 }
 
+TEST_CASE("timeman: time-use scales the soft budget of a clock, never past the hard one", "[timeman]") {
+  SearchLimits l;
+  l.time = 5.0;
+  l.increment = 0.05;
+  const TimeBudget plain = plan_time(l, 0.03, 24);
+  REQUIRE(plain.soft);
+  REQUIRE(plain.hard);
+  CHECK(*scale_soft(plain, 1.0).soft == Approx(*plain.soft));
+  CHECK(*scale_soft(plain, 1.5).soft == Approx(*plain.soft * 1.5));
+  CHECK(*scale_soft(plain, 0.5).soft == Approx(*plain.soft * 0.5));
+  CHECK(*scale_soft(plain, 100.0).soft == Approx(*plain.hard));
+  CHECK(*scale_soft(plain, 1.5).hard == Approx(*plain.hard));
+  SearchLimits fixed;
+  fixed.move_time = 2.0;
+  CHECK(*scale_soft(plan_time(fixed, 0.05, 24), 2.0).soft == Approx(1.95));
+  SearchLimits none;
+  none.depth = 10;
+  CHECK(!scale_soft(plan_time(none, 0.05, 24), 2.0).soft);
+}
+
 TEST_CASE("timeman: clocks never hand out more than is left", "[timeman]") {
   struct Case {
     double time, inc;

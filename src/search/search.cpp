@@ -722,7 +722,9 @@ Key search_key(const Position& pos, DrawRules rules, const DrawCounters& counter
 SearchResult run_search(const SearchRequest& request, TranspositionTable& tt, SearchControl& control,
                         const InfoCallback& on_info) {
   Shared shared{request, tt, control, on_info, {}, {}, SearchControl::now_ns()};
-  shared.budget = plan_time(request.limits, request.move_overhead, popcount(request.root.occupied()));
+  shared.budget =
+      scale_soft(plan_time(request.limits, request.move_overhead, popcount(request.root.occupied())),
+                 request.tuning.time_use);
   tt.new_search();
 
   const int threads = std::clamp(request.threads, 1, 64);

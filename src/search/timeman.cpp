@@ -34,6 +34,13 @@ TimeBudget plan_time(const SearchLimits& limits, double overhead, int pieces) {
   return b;
 }
 
+TimeBudget scale_soft(TimeBudget b, double factor) {
+  if (b.fixed || !b.soft) return b;
+  b.soft = *b.soft * factor;
+  if (b.hard) b.soft = std::min(*b.soft, *b.hard);
+  return b;
+}
+
 double adjust_soft(const TimeBudget& b, int best_move_changes, int stable_iterations, int score_drop) {
   if (b.fixed || !b.soft) return b.soft.value_or(0);
   double factor = 1.0;

@@ -75,6 +75,8 @@ inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 // Late move reductions: SearchTuning::lmr_divisor in hundredths (180 = 1.8).
 inline constexpr std::string_view kLmrDivisor = "lmr-divisor";
+// Time management: SearchTuning::time_use in percent (100 = as planned).
+inline constexpr std::string_view kTimeUse = "time-use";
 // Aspiration windows: SearchTuning::aspiration_delta, in evaluation units (100 = a man).
 inline constexpr std::string_view kAspirationDelta = "aspiration-delta";
 // Time management (SearchTuning::time_score_drop): more time when the root score falls.

@@ -63,6 +63,8 @@ struct SearchTuning {
   // Time management: a root score that falls below the best of the earlier iterations (by
   // kScoreDropStart hundredths or more, timeman.h) lets the search go on longer.
   bool time_score_drop = false;
+  // Time management: the soft budget of a clock times this (1 = as planned by plan_time).
+  double time_use = 1.0;
   // Move ordering: after the killers, the quiet move that last refuted the opponent's last move.
   bool countermove = false;
   // Late move reductions: one ply more for a move whose history is negative, one less for one

@@ -30,6 +30,10 @@ TimeBudget plan_time(const SearchLimits& limits, double move_overhead_seconds, i
 // the hard budget.
 double adjust_soft(const TimeBudget& b, int best_move_changes, int stable_iterations, int score_drop = 0);
 
+// The soft budget of a clock scaled by `factor` (the option time-use), never past the hard one; a
+// fixed move time and no limit are left as they are.
+TimeBudget scale_soft(TimeBudget b, double factor);
+
 // From a fall of kScoreDropStart hundredths the soft budget grows, up to kScoreDropMaxFactor at
 // kScoreDropFull and beyond.
 inline constexpr int kScoreDropStart = 20;
