@@ -13,16 +13,23 @@
 
 namespace {
 
+// The first group of `pattern` in each line of `text` that it matches.
+std::vector<std::string> line_captures(const std::string& text, const std::regex& pattern) {
+  std::vector<std::string> found;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, pattern)) found.push_back(m[1].str());
+  }
+  return found;
+}
+
 // The long option names at the start of the option lines of a boost --help text
 // ("  --threads arg ...", "  -h [ --help ] ..."), with how often each appears.
 std::map<std::string, int> option_name_counts(const std::string& help) {
   static const std::regex option_line(R"(^  (?:-[A-Za-z] \[ )?--([a-z0-9][a-z0-9-]*))");
   std::map<std::string, int> counts;
-  std::istringstream lines(help);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, option_line)) ++counts[m[1].str()];
-  }
+  for (const std::string& name : line_captures(help, option_line)) ++counts[name];
   return counts;
 }
 
@@ -33,18 +40,18 @@ std::vector<std::string> repeated_names(const std::string& help) {
   return repeated;
 }
 
+// What `damas <command> --help` prints; it must succeed.
+std::string help_of(const std::string& command) {
+  std::string help;
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + (command.empty() ? "" : " " + command) + " --help",
+                            help) == 0);
+  return help;
+}
+
 // The subcommands `damas --help` lists ("  name      summary").
 std::vector<std::string> subcommands() {
-  std::string help;
-  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " --help", help) == 0);
   static const std::regex row(R"(^  ([a-z][a-z-]*) )");
-  std::vector<std::string> names;
-  std::istringstream lines(help);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, row)) names.push_back(m[1].str());
-  }
-  return names;
+  return line_captures(help_of(""), row);
 }
 
 }  // namespace
@@ -73,10 +80,8 @@ TEST_CASE("command line: no subcommand offers two options of the same name", "[c
 
   for (const std::string& command : commands) {
     INFO("damas " << command << " --help");
-    std::string help;
-    REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " " + command + " --help", help) == 0);
-    const std::map<std::string, int> counts = option_name_counts(help);
-    CHECK(counts.count("help") == 1);
+    const std::string help = help_of(command);
+    CHECK(option_name_counts(help).count("help") == 1);
     CHECK(repeated_names(help).empty());
   }
 }
@@ -85,9 +90,7 @@ TEST_CASE("command line: every subcommand that searches accepts the engine optio
   // The engine options come from the registry (cli_options.cpp); `seed` and `threads` are two.
   for (const char* command : {"hub", "analyze", "puzzles", "book", "selfplay", "dxp", "serve"}) {
     INFO("damas " << command << " --help");
-    std::string help;
-    REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " " + command + " --help", help) == 0);
-    const std::map<std::string, int> counts = option_name_counts(help);
+    const std::map<std::string, int> counts = option_name_counts(help_of(command));
     CHECK(counts.count("threads") == 1);
     CHECK(counts.count("hash") == 1);
   }

@@ -6,7 +6,6 @@
 // `damas puzzles`, their PDN read by the strict PDN reader.
 #include <bit>
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>

@@ -196,46 +196,6 @@ TEST_CASE("search: with two threads the last info line shows the move played", "
   CHECK(!engine->set_option(std::string(option::kSmpSkipDepths), "sometimes").has_value());
 }
 
-TEST_CASE("search: lmr-divisor sets the reductions: fewer nodes when smaller, the default as before",
-          "[search]") {
-  const auto nodes_with = [](const char* divisor) {
-    auto engine = small_engine();
-    if (divisor) REQUIRE(engine->set_option(std::string(option::kLmrDivisor), divisor).has_value());
-    SearchLimits limits;
-    limits.depth = 10;
-    return engine->search(limits).nodes;
-  };
-  const auto plain = nodes_with(nullptr);
-  CHECK(nodes_with("180") == plain);
-  CHECK(nodes_with("120") < plain);
-  CHECK(nodes_with("300") > plain);
-  auto engine = small_engine();
-  CHECK(!engine->set_option(std::string(option::kLmrDivisor), "10").has_value());
-  CHECK(!engine->set_option(std::string(option::kLmrDivisor), "1.8").has_value());
-}
-
-TEST_CASE("search: aspiration-delta sets the root window, the default as before", "[search]") {
-  const auto nodes_with = [](const char* delta) {
-    auto engine = small_engine();
-    if (delta) REQUIRE(engine->set_option(std::string(option::kAspirationDelta), delta).has_value());
-    SearchLimits limits;
-    limits.depth = 10;
-    const SearchResult r = engine->search(limits);
-    CHECK(r.depth == 10);
-    CHECK(!r.best.is_null());
-    return r.nodes;
-  };
-  const auto plain = nodes_with(nullptr);
-  CHECK(nodes_with("25") == plain);
-  CHECK(nodes_with("5") != plain);
-  CHECK(nodes_with("400") != plain);
-  auto engine = small_engine();
-  CHECK(engine->options().get_int(option::kAspirationDelta) == 25);
-  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "4").has_value());
-  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "401").has_value());
-  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "wide").has_value());
-}
-
 namespace {
 
 // A search to `depth` with the engine options given (name, value), on a fresh small engine.
@@ -264,6 +224,35 @@ void check_tree_switch(std::string_view name) {
 }
 
 }  // namespace
+
+TEST_CASE("search: lmr-divisor sets the reductions: fewer nodes when smaller, the default as before",
+          "[search]") {
+  const auto plain = search_with({}, 10).nodes;
+  CHECK(search_with({{option::kLmrDivisor, "180"}}, 10).nodes == plain);
+  CHECK(search_with({{option::kLmrDivisor, "120"}}, 10).nodes < plain);
+  CHECK(search_with({{option::kLmrDivisor, "300"}}, 10).nodes > plain);
+  auto engine = small_engine();
+  CHECK(!engine->set_option(std::string(option::kLmrDivisor), "10").has_value());
+  CHECK(!engine->set_option(std::string(option::kLmrDivisor), "1.8").has_value());
+}
+
+TEST_CASE("search: aspiration-delta sets the root window, the default as before", "[search]") {
+  const auto nodes_with = [](const char* delta) {
+    const SearchResult r = search_with({{option::kAspirationDelta, delta}}, 10);
+    CHECK(r.depth == 10);
+    CHECK(!r.best.is_null());
+    return r.nodes;
+  };
+  const auto plain = search_with({}, 10).nodes;
+  CHECK(nodes_with("25") == plain);
+  CHECK(nodes_with("5") != plain);
+  CHECK(nodes_with("400") != plain);
+  auto engine = small_engine();
+  CHECK(engine->options().get_int(option::kAspirationDelta) == 25);
+  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "4").has_value());
+  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "401").has_value());
+  CHECK(!engine->set_option(std::string(option::kAspirationDelta), "wide").has_value());
+}
 
 TEST_CASE("search: countermove changes the move order, not the moves allowed", "[search]") {
   check_tree_switch(option::kCountermove);
