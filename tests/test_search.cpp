@@ -120,6 +120,35 @@ TEST_CASE("search: the 80-ply rule scores a draw", "[search]") {
   CHECK(analyze(*engine, 6).result.score == kScoreDraw);
 }
 
+// Contempt: a draw is worth -contempt to the side that is to move at the root, whichever colour;
+// analysis shows the real draw score. (With 78 reversible plies this is no draw: the three kings
+// give one up, the forced capture restarts the count and the last king is taken.)
+TEST_CASE("search: contempt scores a draw against the engine's side in play, not in analysis", "[search]") {
+  const Bitboard kings = bb(square_from_number(29)) | bb(square_from_number(30)) | bb(square_from_number(31));
+  const Bitboard lone = bb(square_from_number(4));
+  const auto draw_score = [&](const char* contempt, Color to_move, int reversible, GoMode mode) {
+    auto engine = small_engine();
+    REQUIRE(engine->set_option(std::string(option::kContempt), contempt).has_value());
+    const Bitboard white = to_move == Color::White ? kings : lone;
+    const Bitboard black = to_move == Color::White ? lone : kings;
+    REQUIRE(engine->set_position(Position::from_pieces(white, black, white | black, to_move, reversible)));
+    SearchLimits limits;
+    limits.depth = 6;
+    return engine->search(limits, mode).score;
+  };
+  // 79 reversible plies: every move of the root side is the 80th.
+  for (const Color side : {Color::White, Color::Black}) {
+    CHECK(draw_score("0", side, 79, GoMode::Think) == kScoreDraw);
+    CHECK(draw_score("20", side, 79, GoMode::Think) == kScoreDraw - 20);
+    CHECK(draw_score("-35", side, 79, GoMode::Think) == kScoreDraw + 35);
+    CHECK(draw_score("20", side, 79, GoMode::Analyze) == kScoreDraw);
+  }
+  auto engine = small_engine();
+  CHECK(engine->options().get_int(option::kContempt) == 0);
+  CHECK(!engine->set_option(std::string(option::kContempt), "101").has_value());
+  CHECK(!engine->set_option(std::string(option::kContempt), "0.2").has_value());
+}
+
 TEST_CASE("search: repeating a position of the game history scores a draw", "[search]") {
   auto engine = small_engine();
   // White's lone king is worse off; going back to a1 repeats the position before 1-5.

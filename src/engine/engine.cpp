@@ -333,6 +333,7 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
   r.tuning.lmr_divisor = static_cast<double>(e.options.get_int(option::kLmrDivisor)) / 100.0;
   r.tuning.time_use = static_cast<double>(e.options.get_int(option::kTimeUse)) / 100.0;
   r.tuning.aspiration_delta = static_cast<int>(e.options.get_int(option::kAspirationDelta));
+  if (mode != GoMode::Analyze) r.tuning.contempt = static_cast<Score>(e.options.get_int(option::kContempt));
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;

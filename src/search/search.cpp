@@ -121,6 +121,10 @@ class Worker {
   int plies_left(const Position& pos, int ply) const;
   Key tt_key(const Position& pos, int ply) const;
   bool is_repetition(const Position& pos, int ply) const;
+  // A draw at `ply`: -contempt for the side to move at the root (even plies), +contempt for the other.
+  Score draw_score(int ply) const {
+    return kScoreDraw + (ply % 2 == 0 ? -request_.tuning.contempt : request_.tuning.contempt);
+  }
   bool should_stop();
   void check_limits();
   void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
@@ -243,7 +247,7 @@ EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   const std::optional<egdb::Value> v = db->probe(pos, probe_cache_.get());
   if (!v) return {};
   tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  if (v->wdl == egdb::Wdl::Draw) return {kScoreDraw, true};
+  if (v->wdl == egdb::Wdl::Draw) return {draw_score(ply), true};
   const Score sign = v->wdl == egdb::Wdl::Win ? 1 : -1;
   if (v->plies > plies_left(pos, ply)) return {sign * (kOutOfCountWin - v->plies / 8), false};
   if (fmjd64_ && fmjd64_diagonal_law_possible(pos, draw_[static_cast<std::size_t>(ply)], v->plies))
@@ -371,11 +375,11 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
 
   if (fmjd64_) {
     // A side without a move has lost even when a law would draw.
-    if (fmjd64_drawn(pos, draw_[p])) return has_legal_move(pos) ? kScoreDraw : loss_in(ply);
+    if (fmjd64_drawn(pos, draw_[p])) return has_legal_move(pos) ? draw_score(ply) : loss_in(ply);
   } else if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) {
-    return kScoreDraw;
+    return draw_score(ply);
   }
-  if (is_repetition(pos, ply)) return kScoreDraw;
+  if (is_repetition(pos, ply)) return draw_score(ply);
   const EgdbVerdict egdb = probe_egdb(pos, ply);
   if (egdb.score != kNoScore && (egdb.proven || depth <= 0 || ply >= kMaxPly)) return egdb.score;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);

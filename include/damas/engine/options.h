@@ -77,6 +77,8 @@ inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 inline constexpr std::string_view kLmrDivisor = "lmr-divisor";
 // Time management: SearchTuning::time_use in percent (100 = as planned).
 inline constexpr std::string_view kTimeUse = "time-use";
+// Draw score for the engine's side when it plays (SearchTuning::contempt); not applied in analysis.
+inline constexpr std::string_view kContempt = "contempt";
 // Aspiration windows: SearchTuning::aspiration_delta, in evaluation units (100 = a man).
 inline constexpr std::string_view kAspirationDelta = "aspiration-delta";
 // Time management (SearchTuning::time_score_drop): more time when the root score falls.

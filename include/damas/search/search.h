@@ -70,6 +70,9 @@ struct SearchTuning {
   // Late move reductions: one ply more for a move whose history is negative, one less for one
   // whose history is high.
   bool lmr_history = false;
+  // Contempt: a draw is worth -contempt to the side to move at the root (hundredths of a man),
+  // so a positive value plays on rather than repeat a position it thinks slightly better.
+  Score contempt = 0;
 };
 
 struct SearchRequest {
