@@ -105,14 +105,26 @@ TEST_CASE("search: the side without a legal move has lost, mates carry their dis
   CHECK(a.result.score == win_in(1));
 }
 
+namespace {
+
+// Kings on 29, 30 and 31 of the side to move against a king on 4, after `reversible` plies without
+// a capture or a man move.
+Position three_kings_against_one(Color to_move, int reversible) {
+  const Bitboard kings = bb(square_from_number(29)) | bb(square_from_number(30)) | bb(square_from_number(31));
+  const Bitboard lone = bb(square_from_number(4));
+  const Bitboard white = to_move == Color::White ? kings : lone;
+  const Bitboard black = to_move == Color::White ? lone : kings;
+  return Position::from_pieces(white, black, white | black, to_move, reversible);
+}
+
+}  // namespace
+
 TEST_CASE("search: the 80-ply rule scores a draw", "[search]") {
   auto engine = small_engine();
   // Three white kings against one: winning on material, but every white move is the 80th
   // reversible ply (no capture is possible).
-  const Bitboard white = bb(square_from_number(29)) | bb(square_from_number(30)) | bb(square_from_number(31));
-  const Bitboard black = bb(square_from_number(4));
-  const Position fresh = Position::from_pieces(white, black, white | black, Color::White, 0);
-  const Position worn = Position::from_pieces(white, black, white | black, Color::White, 79);
+  const Position fresh = three_kings_against_one(Color::White, 0);
+  const Position worn = three_kings_against_one(Color::White, 79);
   REQUIRE(!has_capture(fresh));
   REQUIRE(engine->set_position(fresh));
   CHECK(analyze(*engine, 6).result.score > 0);
@@ -124,24 +136,20 @@ TEST_CASE("search: the 80-ply rule scores a draw", "[search]") {
 // analysis shows the real draw score. (With 78 reversible plies this is no draw: the three kings
 // give one up, the forced capture restarts the count and the last king is taken.)
 TEST_CASE("search: contempt scores a draw against the engine's side in play, not in analysis", "[search]") {
-  const Bitboard kings = bb(square_from_number(29)) | bb(square_from_number(30)) | bb(square_from_number(31));
-  const Bitboard lone = bb(square_from_number(4));
-  const auto draw_score = [&](const char* contempt, Color to_move, int reversible, GoMode mode) {
+  // 79 reversible plies: every move of the root side is the 80th.
+  const auto draw_score = [](const char* contempt, Color to_move, GoMode mode) {
     auto engine = small_engine();
     REQUIRE(engine->set_option(std::string(option::kContempt), contempt).has_value());
-    const Bitboard white = to_move == Color::White ? kings : lone;
-    const Bitboard black = to_move == Color::White ? lone : kings;
-    REQUIRE(engine->set_position(Position::from_pieces(white, black, white | black, to_move, reversible)));
+    REQUIRE(engine->set_position(three_kings_against_one(to_move, 79)));
     SearchLimits limits;
     limits.depth = 6;
     return engine->search(limits, mode).score;
   };
-  // 79 reversible plies: every move of the root side is the 80th.
   for (const Color side : {Color::White, Color::Black}) {
-    CHECK(draw_score("0", side, 79, GoMode::Think) == kScoreDraw);
-    CHECK(draw_score("20", side, 79, GoMode::Think) == kScoreDraw - 20);
-    CHECK(draw_score("-35", side, 79, GoMode::Think) == kScoreDraw + 35);
-    CHECK(draw_score("20", side, 79, GoMode::Analyze) == kScoreDraw);
+    CHECK(draw_score("0", side, GoMode::Think) == kScoreDraw);
+    CHECK(draw_score("20", side, GoMode::Think) == kScoreDraw - 20);
+    CHECK(draw_score("-35", side, GoMode::Think) == kScoreDraw + 35);
+    CHECK(draw_score("20", side, GoMode::Analyze) == kScoreDraw);
   }
   auto engine = small_engine();
   CHECK(engine->options().get_int(option::kContempt) == 0);
