@@ -95,3 +95,19 @@ TEST_CASE("command line: every subcommand that searches accepts the engine optio
     CHECK(counts.count("hash") == 1);
   }
 }
+
+TEST_CASE("command line: the tuning knobs are on the commands that measure the search only", "[cli]") {
+  for (const char* command : {"hub", "selfplay", "bench"}) {
+    INFO("damas " << command << " --help");
+    const std::map<std::string, int> counts = option_name_counts(help_of(command));
+    CHECK(counts.count("lmr-divisor") == 1);
+    CHECK(counts.count("probcut") == 1);
+  }
+  for (const char* command : {"analyze", "puzzles", "book", "dxp", "serve"}) {
+    INFO("damas " << command << " --help");
+    const std::map<std::string, int> counts = option_name_counts(help_of(command));
+    CHECK(counts.count("threads") == 1);
+    CHECK(counts.count("lmr-divisor") == 0);
+    CHECK(counts.count("probcut") == 0);
+  }
+}

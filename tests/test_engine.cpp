@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -291,4 +292,48 @@ TEST_CASE("engine: a table larger than the machine's memory is refused, not allo
   CHECK(s.error().find("memory") != std::string::npos);
   CHECK(engine.options().get_int("hash") == 2);
   CHECK(is_legal(Position::start(), engine.search(depth_limit(4)).best));
+}
+
+TEST_CASE("engine: the multipv and level of one search travel with it and change no option", "[engine]") {
+  Engine engine;
+  REQUIRE(engine.set_option("hash", "1"));
+  int lines = 0;
+  const InfoCallback count_lines = [&lines](const SearchInfo& info) {
+    lines = std::max(lines, info.multipv_index);
+  };
+  const GoParams three_lines{.limits = depth_limit(6), .mode = GoMode::Analyze, .multipv = 3};
+  engine.search(three_lines, count_lines);
+  CHECK(lines == 3);
+  CHECK(engine.options().get_int("multipv") == 1);
+  lines = 0;
+  engine.search(depth_limit(6), GoMode::Analyze, count_lines);
+  CHECK(lines == 1);
+
+  const GoParams beginner{.limits = depth_limit(30), .level = level_params("beginner")};
+  const SearchResult weak = engine.search(beginner);
+  CHECK(weak.depth >= 1);
+  CHECK(weak.depth <= 2);
+  CHECK(engine.options().get("level") == "full");
+  CHECK(engine.search(depth_limit(8)).depth == 8);
+}
+
+TEST_CASE("engine: the draw laws of one search act as the option would, and change no option", "[engine]") {
+  // Two kings against one: FMJD-64 7.2.8 draws it within the horizon, the seed's 80 plies do not.
+  const Position ending = fen("W:WK1,K2:BK30");
+  const auto nodes = [&ending](Engine& engine, const GoParams& params) {
+    REQUIRE(engine.set_option("hash", "1"));
+    REQUIRE(engine.set_position(ending));
+    return engine.search(params).nodes;
+  };
+  Engine by_option;
+  REQUIRE(by_option.set_option("draw-rules", "fmjd64"));
+  Engine by_search;
+  Engine seed;
+  const GoParams depth8{.limits = depth_limit(8), .mode = GoMode::Analyze};
+  GoParams fmjd64_depth8 = depth8;
+  fmjd64_depth8.draw_rules = DrawRules::Fmjd64;
+  const std::uint64_t fmjd64 = nodes(by_option, depth8);
+  CHECK(nodes(by_search, fmjd64_depth8) == fmjd64);
+  CHECK(by_search.options().get("draw-rules") == "seed");
+  CHECK(nodes(seed, depth8) != fmjd64);
 }

@@ -402,7 +402,7 @@ TEST_CASE("search: each selective-search switch is an option that changes the se
     const OptionSpec* spec = find_option(name);
     REQUIRE(spec != nullptr);
     CHECK(spec->type == OptionType::Bool);
-    CHECK(spec->default_value == (on ? "true" : "false"));
+    CHECK(spec->default_value == OptionValue{on});
     CHECK(engine->options().get_bool(name) == on);
     CHECK_FALSE(engine->set_option(name, "maybe").has_value());
     CHECK_FALSE(engine->set_option(name, "1").has_value());

@@ -22,18 +22,28 @@ std::string describe(const OptionSpec& spec) {
     text += ")";
   }
   if (spec.type == OptionType::Bool) text += " (true|false)";
-  text += spec.default_value.empty() ? "" : "; default " + spec.default_value;
+  const std::string default_text = OptionSpec::text(spec.default_value);
+  text += default_text.empty() ? "" : "; default " + default_text;
   return text;
 }
 
-}  // namespace
-
-void add_engine_options(po::options_description& desc) {
+void add_options(po::options_description& desc, Visibility visibility) {
   for (const OptionSpec& spec : option_specs()) {
+    if (spec.visibility != visibility) continue;
     po::typed_value<std::string>* value = po::value<std::string>()->value_name("value");
     if (spec.type == OptionType::Bool) value->implicit_value("true");
     desc.add_options()(spec.name.c_str(), value, describe(spec).c_str());
   }
+}
+
+}  // namespace
+
+void add_engine_options(po::options_description& desc) { add_options(desc, Visibility::User); }
+
+void add_tuning_options(po::options_description& desc) {
+  po::options_description knobs("Tuning knobs of the search (for measurements; not offered to GUIs)");
+  add_options(knobs, Visibility::Tuning);
+  desc.add(knobs);
 }
 
 Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set) {

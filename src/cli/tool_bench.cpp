@@ -24,15 +24,11 @@ int bench_main(const Args& args) {
       "file", po::value<std::string>()->default_value(""),
       "positions, one FEN a line ('#' comments); default: the built-in bench/bench-positions.txt")(
       "eval-file", po::value<std::string>()->default_value(""), "evaluation weights (empty = built-in)")(
-      "eval", po::value<std::string>()->default_value(find_option(option::kEval)->default_value),
+      "eval",
+      po::value<std::string>()->default_value(OptionSpec::text(find_option(option::kEval)->default_value)),
       "evaluation: classic or learned")("verbose,v", po::bool_switch(), "one line per position");
-  // The selective-search switches, for node counts of each feature against its absence.
-  for (const std::string_view name : option::kSearchSwitches) {
-    const OptionSpec* spec = find_option(name);
-    desc.add_options()(spec->name.c_str(),
-                       po::value<std::string>()->value_name("bool")->implicit_value("true"),
-                       (spec->help + " (true|false); default " + spec->default_value).c_str());
-  }
+  // The knobs of the search, for node counts of each feature against its absence.
+  add_tuning_options(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("bench", args, desc, vm)) return *exit_code;
   const int depth = vm["depth"].as<int>();
@@ -56,9 +52,11 @@ int bench_main(const Args& args) {
   std::vector<std::pair<std::string, std::string>> options = {
       {std::string(option::kEvalFile), vm["eval-file"].as<std::string>()},
       {std::string(option::kEval), vm["eval"].as<std::string>()}};
-  for (const std::string_view name : option::kSearchSwitches) {
-    if (vm.count(std::string(name))) options.emplace_back(name, vm[std::string(name)].as<std::string>());
-  }
+  // Collected here, checked when run_bench sets them.
+  (void)apply_engine_options(vm, [&options](std::string_view name, std::string_view value) {
+    options.emplace_back(name, value);
+    return Status{Ok{}};
+  });
   const bool verbose = vm["verbose"].as<bool>();
   const BenchProgress print_position = [&](std::size_t i, const Position& p, const SearchResult& r) {
     if (!verbose) return;

@@ -30,6 +30,7 @@ int hub_main(const Args& args) {
       "Engine options (also settable with set-param)");
   desc.add_options()("help,h", "show this help");
   add_engine_options(desc);
+  add_tuning_options(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("hub", args, desc, vm)) return *exit_code;
   Options options;

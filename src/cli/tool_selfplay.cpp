@@ -39,6 +39,7 @@ int selfplay_main(const Args& args) {
   // the referee's.
   po::options_description engine_desc("Engine options (both engines)");
   add_engine_options(engine_desc);
+  add_tuning_options(engine_desc);
   desc.add(engine_desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("selfplay", args, desc, vm)) return *exit_code;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -79,6 +80,7 @@ struct Engine::Impl {
   Status apply_option(std::string_view name, std::string_view value);
   Status load_egdb(const Options& next);
   Status load_eval_file(const std::string& path);
+  SearchRequest request(const GoParams& params);
   void loop();
 };
 
@@ -296,44 +298,45 @@ void Engine::new_game() {
   impl_->tt.clear();
 }
 
+// Called with the mutex held: the options and tables of this moment go with the search.
+SearchRequest Engine::Impl::request(const GoParams& p) {
+  SearchRequest r;
+  r.root = history.back();
+  for (std::size_t i = 0; i + 1 < history.size(); ++i) r.history.push_back(history[i].key());
+  r.draw_rules =
+      p.draw_rules.value_or(parse_draw_rules(options.get(option::kDrawRules)).value_or(DrawRules::Seed));
+  if (r.draw_rules == DrawRules::Fmjd64) r.root_draw = fmjd64_counters(history);
+  r.limits = p.limits;
+  r.mode = p.mode;
+  r.threads = static_cast<int>(options.get_int(option::kThreads));
+  r.move_overhead = static_cast<double>(options.get_int(option::kMoveOverhead)) / 1000.0;
+  r.weights = weights;
+  r.egdb = egdb;
+  if (options.get(option::kEval) == "learned") r.learned = learned;
+  // Analysis shows the engine's real opinion; weak levels apply to play only.
+  if (p.mode != GoMode::Analyze) r.level = p.level.value_or(level);
+  const OptionSpec& multipv = *find_option(option::kMultiPv);
+  const std::int64_t lines = p.multipv ? std::clamp<std::int64_t>(*p.multipv, multipv.min, multipv.max)
+                                       : options.get_int(option::kMultiPv);
+  r.multipv = std::max(static_cast<int>(lines), r.level.candidates);
+  // A fixed seed repeats exactly (the search mixes in the position); 0 varies every search.
+  const auto fixed_seed = static_cast<std::uint64_t>(options.get_int(option::kSeed));
+  r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : seed_base + 0x9E3779B97F4A7C15ULL * ++searches;
+  r.tuning = options.tuning(p.mode);
+  return r;
+}
+
 void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, DoneCallback on_done) {
+  go(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt}, std::move(on_info),
+     std::move(on_done));
+}
+
+void Engine::go(const GoParams& params, InfoCallback on_info, DoneCallback on_done) {
   const std::int64_t now = SearchControl::now_ns();
   std::lock_guard lock(impl_->mutex);
   Impl& e = *impl_;
   Job job;
-  SearchRequest& r = job.request;
-  r.root = e.history.back();
-  for (std::size_t i = 0; i + 1 < e.history.size(); ++i) r.history.push_back(e.history[i].key());
-  r.draw_rules = parse_draw_rules(e.options.get(option::kDrawRules)).value_or(DrawRules::Seed);
-  if (r.draw_rules == DrawRules::Fmjd64) r.root_draw = fmjd64_counters(e.history);
-  r.limits = limits;
-  r.mode = mode;
-  r.threads = static_cast<int>(e.options.get_int(option::kThreads));
-  r.move_overhead = static_cast<double>(e.options.get_int(option::kMoveOverhead)) / 1000.0;
-  r.weights = e.weights;
-  r.egdb = e.egdb;
-  if (e.options.get(option::kEval) == "learned") r.learned = e.learned;
-  // Analysis shows the engine's real opinion; weak levels apply to play only.
-  if (mode != GoMode::Analyze) r.level = e.level;
-  r.multipv = std::max(static_cast<int>(e.options.get_int(option::kMultiPv)), r.level.candidates);
-  // A fixed seed repeats exactly (the search mixes in the position); 0 varies every search.
-  const auto fixed_seed = static_cast<std::uint64_t>(e.options.get_int(option::kSeed));
-  r.seed =
-      fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
-  r.tuning.lmr = e.options.get_bool(option::kLmr);
-  r.tuning.probcut = e.options.get_bool(option::kProbCut);
-  r.tuning.single_reply_extension = e.options.get_bool(option::kSingleReplyExtension);
-  r.tuning.threat_extension = e.options.get_bool(option::kThreatExtension);
-  r.tuning.futility = e.options.get_bool(option::kFutility);
-  r.tuning.smp_skip_depths = e.options.get_bool(option::kSmpSkipDepths);
-  r.tuning.smp_deepest_thread = e.options.get_bool(option::kSmpDeepestThread);
-  r.tuning.time_score_drop = e.options.get_bool(option::kTimeScoreDrop);
-  r.tuning.countermove = e.options.get_bool(option::kCountermove);
-  r.tuning.lmr_history = e.options.get_bool(option::kLmrHistory);
-  r.tuning.lmr_divisor = static_cast<double>(e.options.get_int(option::kLmrDivisor)) / 100.0;
-  r.tuning.time_use = static_cast<double>(e.options.get_int(option::kTimeUse)) / 100.0;
-  r.tuning.aspiration_delta = static_cast<int>(e.options.get_int(option::kAspirationDelta));
-  if (mode != GoMode::Analyze) r.tuning.contempt = static_cast<Score>(e.options.get_int(option::kContempt));
+  job.request = e.request(params);
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;
@@ -381,11 +384,15 @@ bool Engine::searching() const {
   return impl_->busy();
 }
 
-SearchResult Engine::search(const SearchLimits& limits, GoMode mode, InfoCallback on_info) {
+SearchResult Engine::search(const GoParams& params, InfoCallback on_info) {
   SearchResult result;
-  go(limits, mode, std::move(on_info), [&result](const SearchResult& r) { result = r; });
+  go(params, std::move(on_info), [&result](const SearchResult& r) { result = r; });
   wait();
   return result;
+}
+
+SearchResult Engine::search(const SearchLimits& limits, GoMode mode, InfoCallback on_info) {
+  return search(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt}, std::move(on_info));
 }
 
 }  // namespace damas

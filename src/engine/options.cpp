@@ -2,211 +2,123 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <type_traits>
+#include <utility>
 
 namespace damas {
-
-const std::vector<OptionSpec>& option_specs() {
-  static const std::vector<OptionSpec> kSpecs = {
-      {std::string(option::kVariant),
-       OptionType::Enum,
-       "brazilian",
-       0,
-       0,
-       {"brazilian"},
-       "rules played (Brazilian draughts only)"},
-      {std::string(option::kThreads), OptionType::Int, "1", 1, 64, {}, "search threads"},
-      {std::string(option::kHash), OptionType::Int, "64", 1, 16384, {}, "transposition table size in MiB"},
-      {std::string(option::kPonder),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "the GUI will let the engine think on the opponent's time"},
-      {std::string(option::kLevel),
-       OptionType::Enum,
-       "full",
-       0,
-       0,
-       {"beginner", "easy", "medium", "hard", "full"},
-       "playing strength"},
-      {std::string(option::kNumbering),
-       OptionType::Enum,
-       "standard",
-       0,
-       0,
-       {"standard", "a1"},
-       "square numbers of moves: standard (1 = b8) or a1 (1 = a1, pydraughts)"},
-      {std::string(option::kMoveOverhead),
-       OptionType::Int,
-       "30",
-       0,
-       5000,
-       {},
-       "milliseconds kept back on every move for communication delays"},
-      {std::string(option::kEval),
-       OptionType::Enum,
-       "learned",
-       0,
-       0,
-       {"classic", "learned"},
-       "evaluation: classic (hand-written terms) or learned (the trained network)"},
-      {std::string(option::kEvalFile),
-       OptionType::String,
-       "",
-       0,
-       0,
-       {},
-       "evaluation weights file: classic text weights or a learned-weights file, told apart by content "
-       "(empty = built-in weights of both)"},
-      {std::string(option::kMultiPv),
-       OptionType::Int,
-       "1",
-       1,
-       32,
-       {},
-       "number of best lines searched and reported (analysis)"},
-      {std::string(option::kSeed),
-       OptionType::Int,
-       "0",
-       0,
-       2147483647,
-       {},
-       "random seed of weak levels (0 = different every game; other values repeat exactly)"},
-      {std::string(option::kDrawRules),
-       OptionType::Enum,
-       "seed",
-       0,
-       0,
-       {"seed", "fmjd64"},
-       "draw laws: seed (threefold repetition, 80 plies without capture or man move) or fmjd64 "
-       "(FMJD-64 articles 7.2.3-7.2.8 as lidraughts applies them)"},
-      {std::string(option::kEgdbPieces),
-       OptionType::Int,
-       "8",
-       2,
-       8,
-       {},
-       "endgame databases: probe positions with up to this many pieces (as far as egdb-path holds)"},
-      {std::string(option::kEgdbPath),
-       OptionType::String,
-       "auto",
-       0,
-       0,
-       {},
-       "endgame database directory (damas egdb build); auto (or empty) = the first found of $DAMAS_EGDB, "
-       "the user directory ~/.local/share/damas/egdb and the installed <prefix>/share/damas/egdb; none = "
-       "no databases"},
-      // Defaults are SearchTuning's (search.h): what the engine plays with.
-      {std::string(option::kLmr), OptionType::Bool, "true", 0, 0, {}, "search: late move reductions"},
-      {std::string(option::kProbCut),
-       OptionType::Bool,
-       "true",
-       0,
-       0,
-       {},
-       "search: ProbCut (a shallow search far above beta predicts a cut)"},
-      {std::string(option::kSingleReplyExtension),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "search: one more ply when only one move is legal"},
-      {std::string(option::kThreatExtension),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "search: one more ply at the horizon when the opponent threatens a capture"},
-      {std::string(option::kFutility),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "search: skip late quiet moves at depth 1-2 far below alpha"},
-      {std::string(option::kSmpSkipDepths),
-       OptionType::Bool,
-       "true",
-       0,
-       0,
-       {},
-       "search, threads > 1: helper threads skip some depths, so they search ahead of the main thread"},
-      {std::string(option::kSmpDeepestThread),
-       OptionType::Bool,
-       "true",
-       0,
-       0,
-       {},
-       "search, threads > 1: play the move of the thread with the deepest completed iteration"},
-      {std::string(option::kLmrDivisor),
-       OptionType::Int,
-       "180",
-       50,
-       1000,
-       {},
-       "search: late move reductions are ln(depth) * ln(move number) / (this / 100); smaller reduces more"},
-      {std::string(option::kTimeUse),
-       OptionType::Int,
-       "100",
-       50,
-       300,
-       {},
-       "time: percent of the planned time per move the search may use before it stops deepening"},
-      {std::string(option::kAspirationDelta),
-       OptionType::Int,
-       "25",
-       5,
-       400,
-       {},
-       "search: half width of the first aspiration window at the root, in hundredths of a man"},
-      {std::string(option::kContempt),
-       OptionType::Int,
-       "0",
-       -100,
-       100,
-       {},
-       "search: a draw counts this many hundredths of a man against the engine when it plays "
-       "(positive avoids draws, negative seeks them); analysis ignores it"},
-      {std::string(option::kCountermove),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "search: order the move that last refuted the opponent's move right after the killers"},
-      {std::string(option::kLmrHistory),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "search: reduce a late move one ply more when its history is negative, one less when high"},
-      {std::string(option::kTimeScoreDrop),
-       OptionType::Bool,
-       "false",
-       0,
-       0,
-       {},
-       "time management: search longer when the score falls as the search goes deeper"},
-  };
-  return kSpecs;
-}
-
-const OptionSpec* find_option(std::string_view name) {
-  for (const OptionSpec& s : option_specs())
-    if (s.name == name) return &s;
-  return nullptr;
-}
-
 namespace {
 
-Status validate(const OptionSpec& spec, std::string_view value) {
+OptionSpec boolean(std::string_view name, bool value, std::string help) {
+  return {std::string(name), OptionType::Bool, value, 0, 0, {}, std::move(help)};
+}
+
+OptionSpec integer(std::string_view name, std::int64_t value, std::int64_t min, std::int64_t max,
+                   std::string help) {
+  return {std::string(name), OptionType::Int, value, min, max, {}, std::move(help)};
+}
+
+OptionSpec text(std::string_view name, std::string value, std::string help) {
+  return {std::string(name), OptionType::String, std::move(value), 0, 0, {}, std::move(help)};
+}
+
+OptionSpec choice(std::string_view name, std::string value, std::vector<std::string> values,
+                  std::string help) {
+  return {std::string(name), OptionType::Enum, std::move(value), 0, 0, std::move(values), std::move(help)};
+}
+
+// A tuning knob: its type and default come from its SearchTuning field.
+OptionSpec knob(OptionSpec spec, TuningField field) {
+  spec.default_value = field.read(SearchTuning{});
+  spec.visibility = Visibility::Tuning;
+  spec.tuning = field;
+  return spec;
+}
+OptionSpec knob(std::string_view name, bool SearchTuning::*field, std::string help) {
+  return knob(boolean(name, false, std::move(help)), {field});
+}
+OptionSpec knob(std::string_view name, int SearchTuning::*field, std::int64_t min, std::int64_t max,
+                std::string help, bool play_only = false) {
+  return knob(integer(name, 0, min, max, std::move(help)), {field, play_only});
+}
+OptionSpec hundredths_knob(std::string_view name, double SearchTuning::*field, std::int64_t min,
+                           std::int64_t max, std::string help) {
+  return knob(integer(name, 0, min, max, std::move(help)), {field});
+}
+
+// Hub lists them in this order. Front ends read variant, ponder and numbering; the Engine reads
+// hash, level, eval-file and egdb-* into its tables, the others into each search.
+std::vector<OptionSpec> user_options() {
+  return {
+      choice(option::kVariant, "brazilian", {"brazilian"}, "rules played (Brazilian draughts only)"),
+      integer(option::kThreads, 1, 1, 64, "search threads"),
+      integer(option::kHash, 64, 1, 16384, "transposition table size in MiB"),
+      boolean(option::kPonder, false, "the GUI will let the engine think on the opponent's time"),
+      choice(option::kLevel, "full", {"beginner", "easy", "medium", "hard", "full"}, "playing strength"),
+      choice(option::kNumbering, "standard", {"standard", "a1"},
+             "square numbers of moves: standard (1 = b8) or a1 (1 = a1, pydraughts)"),
+      integer(option::kMoveOverhead, 30, 0, 5000,
+              "milliseconds kept back on every move for communication delays"),
+      choice(option::kEval, "learned", {"classic", "learned"},
+             "evaluation: classic (hand-written terms) or learned (the trained network)"),
+      text(option::kEvalFile, "",
+           "evaluation weights file: classic text weights or a learned-weights file, told apart by content "
+           "(empty = built-in weights of both)"),
+      integer(option::kMultiPv, 1, 1, 32, "number of best lines searched and reported (analysis)"),
+      integer(option::kSeed, 0, 0, 2147483647,
+              "random seed of weak levels (0 = different every game; other values repeat exactly)"),
+      choice(option::kDrawRules, "seed", {"seed", "fmjd64"},
+             "draw laws: seed (threefold repetition, 80 plies without capture or man move) or fmjd64 "
+             "(FMJD-64 articles 7.2.3-7.2.8 as lidraughts applies them)"),
+      integer(option::kEgdbPieces, 8, 2, 8,
+              "endgame databases: probe positions with up to this many pieces (as far as egdb-path holds)"),
+      text(option::kEgdbPath, "auto",
+           "endgame database directory (damas egdb build); auto (or empty) = the first found of $DAMAS_EGDB, "
+           "the user directory ~/.local/share/damas/egdb and the installed <prefix>/share/damas/egdb; none = "
+           "no databases"),
+  };
+}
+
+// Set by name, never listed; each goes into its SearchTuning field.
+std::vector<OptionSpec> tuning_knobs() {
+  using T = SearchTuning;
+  return {
+      knob(option::kLmr, &T::lmr, "search: late move reductions"),
+      knob(option::kProbCut, &T::probcut, "search: ProbCut (a shallow search far above beta predicts a cut)"),
+      knob(option::kSingleReplyExtension, &T::single_reply_extension,
+           "search: one more ply when only one move is legal"),
+      knob(option::kThreatExtension, &T::threat_extension,
+           "search: one more ply at the horizon when the opponent threatens a capture"),
+      knob(option::kFutility, &T::futility, "search: skip late quiet moves at depth 1-2 far below alpha"),
+      knob(option::kSmpSkipDepths, &T::smp_skip_depths,
+           "search, threads > 1: helper threads skip some depths, so they search ahead of the main thread"),
+      knob(option::kSmpDeepestThread, &T::smp_deepest_thread,
+           "search, threads > 1: play the move of the thread with the deepest completed iteration"),
+      hundredths_knob(option::kLmrDivisor, &T::lmr_divisor, 50, 1000,
+                      "search: late move reductions are ln(depth) * ln(move number) / (this / 100); smaller "
+                      "reduces more"),
+      hundredths_knob(
+          option::kTimeUse, &T::time_use, 50, 300,
+          "time: percent of the planned time per move the search may use before it stops deepening"),
+      knob(option::kAspirationDelta, &T::aspiration_delta, 5, 400,
+           "search: half width of the first aspiration window at the root, in hundredths of a man"),
+      knob(option::kContempt, &T::contempt, -100, 100,
+           "search: a draw counts this many hundredths of a man against the engine when it plays "
+           "(positive avoids draws, negative seeks them); analysis ignores it",
+           true),
+      knob(option::kCountermove, &T::countermove,
+           "search: order the move that last refuted the opponent's move right after the killers"),
+      knob(option::kLmrHistory, &T::lmr_history,
+           "search: reduce a late move one ply more when its history is negative, one less when high"),
+      knob(option::kTimeScoreDrop, &T::time_score_drop,
+           "time management: search longer when the score falls as the search goes deeper"),
+  };
+}
+
+Expected<OptionValue> parse(const OptionSpec& spec, std::string_view value) {
   switch (spec.type) {
     case OptionType::Bool:
-      if (value == "true" || value == "false") return Ok{};
+      if (value == "true" || value == "false") return OptionValue{value == "true"};
       return Error{"option " + spec.name + " takes true or false, not \"" + std::string(value) + "\""};
     case OptionType::Int: {
       std::int64_t v = 0;
@@ -216,41 +128,92 @@ Status validate(const OptionSpec& spec, std::string_view value) {
       if (v < spec.min || v > spec.max)
         return Error{"option " + spec.name + " must be between " + std::to_string(spec.min) + " and " +
                      std::to_string(spec.max)};
-      return Ok{};
+      return OptionValue{v};
     }
     case OptionType::Enum:
-      if (std::find(spec.values.begin(), spec.values.end(), value) != spec.values.end()) return Ok{};
+      if (std::find(spec.values.begin(), spec.values.end(), value) != spec.values.end())
+        return OptionValue{std::string(value)};
       return Error{"unsupported value \"" + std::string(value) + "\" for option " + spec.name};
-    case OptionType::Real:
     case OptionType::String:
-      return Ok{};
+      break;
   }
-  return Ok{};
+  return OptionValue{std::string(value)};
 }
 
 }  // namespace
+
+OptionValue TuningField::read(const SearchTuning& tuning) const {
+  return std::visit(
+      [&tuning](auto member) -> OptionValue {
+        const auto v = tuning.*member;
+        if constexpr (std::is_same_v<decltype(v), const bool>) return v;
+        else if constexpr (std::is_same_v<decltype(v), const double>) return std::llround(v * 100.0);
+        else return std::int64_t{v};
+      },
+      field);
+}
+
+void TuningField::write(SearchTuning& tuning, const OptionValue& value) const {
+  std::visit(
+      [&tuning, &value](auto member) {
+        auto& v = tuning.*member;
+        if constexpr (std::is_same_v<decltype(v), bool&>) v = std::get<bool>(value);
+        else if constexpr (std::is_same_v<decltype(v), double&>)
+          v = static_cast<double>(std::get<std::int64_t>(value)) / 100.0;
+        else v = static_cast<int>(std::get<std::int64_t>(value));
+      },
+      field);
+}
+
+std::string OptionSpec::text(const OptionValue& value) {
+  if (const bool* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
+  if (const std::int64_t* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
+  return std::get<std::string>(value);
+}
+
+const std::vector<OptionSpec>& option_specs() {
+  static const std::vector<OptionSpec> kSpecs = [] {
+    std::vector<OptionSpec> specs = user_options();
+    for (OptionSpec& knob : tuning_knobs()) specs.push_back(std::move(knob));
+    return specs;
+  }();
+  return kSpecs;
+}
+
+const OptionSpec* find_option(std::string_view name) {
+  for (const OptionSpec& s : option_specs())
+    if (s.name == name) return &s;
+  return nullptr;
+}
 
 Options::Options() {
   for (const OptionSpec& s : option_specs()) values_[s.name] = s.default_value;
 }
 
-Status Options::set(std::string_view name, std::string_view value) {
+Status Options::set(std::string_view name, std::string_view text) {
   const OptionSpec* spec = find_option(name);
   if (!spec) return Error{"unknown option \"" + std::string(name) + "\""};
-  if (Status s = validate(*spec, value); !s) return s;
-  values_.find(name)->second = std::string(value);
+  Expected<OptionValue> value = parse(*spec, text);
+  if (!value) return Error{value.error()};
+  values_.find(name)->second = std::move(*value);
   return Ok{};
 }
 
-const std::string& Options::get(std::string_view name) const { return values_.find(name)->second; }
+std::string Options::get(std::string_view name) const { return OptionSpec::text(values_.find(name)->second); }
 
 std::int64_t Options::get_int(std::string_view name) const {
-  std::int64_t v = 0;
-  const std::string& s = get(name);
-  std::from_chars(s.data(), s.data() + s.size(), v);
-  return v;
+  return std::get<std::int64_t>(values_.find(name)->second);
 }
 
-bool Options::get_bool(std::string_view name) const { return get(name) == "true"; }
+bool Options::get_bool(std::string_view name) const { return std::get<bool>(values_.find(name)->second); }
+
+SearchTuning Options::tuning(GoMode mode) const {
+  SearchTuning tuning;
+  for (const OptionSpec& spec : option_specs()) {
+    if (!spec.tuning || (spec.tuning->play_only && mode == GoMode::Analyze)) continue;
+    spec.tuning->write(tuning, values_.find(spec.name)->second);
+  }
+  return tuning;
+}
 
 }  // namespace damas

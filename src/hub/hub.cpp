@@ -98,8 +98,6 @@ std::string_view type_name(OptionType t) {
       return "bool";
     case OptionType::Int:
       return "int";
-    case OptionType::Real:
-      return "real";
     case OptionType::String:
       return "string";
     case OptionType::Enum:
@@ -435,6 +433,7 @@ void Frontend::cmd_hub() {
            .arg("country", "Brazil")
            .str());
   for (const OptionSpec& spec : option_specs()) {
+    if (spec.visibility != Visibility::User) continue;  // tuning knobs are set by name only
     Message m("param");
     m.arg("name", spec.name).arg("value", engine_.options().get(spec.name)).arg("type", type_name(spec.type));
     if (spec.type == OptionType::Int)

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "damas/core/movegen.h"
-#include "damas/engine/options.h"
+#include "damas/engine/engine.h"
 
 namespace damas::review {
 namespace {
@@ -51,12 +51,11 @@ bool only_winning_move(Engine& engine, const Position& start, const std::vector<
                        const Move& expected, const PuzzleConfig& config) {
   (void)engine.set_position(start, history);
   if (count_legal_moves(engine.position()) < 2) return true;
-  (void)engine.set_option(option::kMultiPv, "2");
   SearchInfo lines[2];
-  const SearchResult r = engine.search(config.limits, GoMode::Analyze, [&](const SearchInfo& info) {
+  const GoParams two_lines{.limits = config.limits, .mode = GoMode::Analyze, .multipv = 2};
+  const SearchResult r = engine.search(two_lines, [&](const SearchInfo& info) {
     if (info.multipv_index >= 1 && info.multipv_index <= 2) lines[info.multipv_index - 1] = info;
   });
-  (void)engine.set_option(option::kMultiPv, "1");
   if (!(r.best == expected) || lines[1].pv.empty()) return false;
   return lines[0].score - lines[1].score >= config.min_gain;
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "damas/engine/options.h"
+#include "damas/engine/engine.h"
 
 namespace damas::review {
 namespace {
@@ -147,9 +147,10 @@ void Reviewer::step(Engine& engine) {
   if (at.over()) {
     results_[i].score = score_by_rules(at);
   } else {
-    (void)engine.set_option(option::kDrawRules, to_string(game_.draw_rules()));
     (void)engine.set_position(pdn_.start, before);
-    results_[i] = engine.search(config_.limits, GoMode::Analyze);
+    // One line under the game's draw laws, whatever the engine's options say.
+    results_[i] = engine.search(GoParams{
+        .limits = config_.limits, .mode = GoMode::Analyze, .multipv = 1, .draw_rules = game_.draw_rules()});
   }
   ++done_;
 }

@@ -42,8 +42,11 @@ int egdb_convert_main(const Args& args);      // `egdb convert`: tool_egdb_conve
 int egdb_ending_data_main(const Args& args);  // `egdb ending-data`: the same file
 
 // The engine options of the registry (options.h) on the command line: one --<name> <value>
-// each, so a name means the same thing on the command line and in `set-param`.
+// each, so a name means the same thing on the command line and in `set-param`. User options only.
 void add_engine_options(boost::program_options::options_description& desc);
+// The tuning knobs (Visibility::Tuning) as a group of their own, for the commands that measure the
+// search (bench, selfplay, hub); apply_engine_options applies them too.
+void add_tuning_options(boost::program_options::options_description& desc);
 // Applies the engine options present in vm; the first bad value is returned as an error.
 Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options);
 // The same through any setter (e.g. Engine::set_option, which also checks files and sizes).

@@ -20,11 +20,13 @@
 #include <string_view>
 #include <vector>
 
+#include "damas/core/draw_rules.h"
 #include "damas/core/expected.h"
 #include "damas/core/move.h"
 #include "damas/core/position.h"
 #include "damas/core/types.h"
 #include "damas/engine/options.h"
+#include "damas/search/level.h"
 #include "damas/search/limits.h"
 
 namespace damas {
@@ -44,6 +46,17 @@ struct EgdbStatus {
 // that build an engine from Options (Engine(const Options&) keeps the default for a value it
 // cannot use), so a bad path is refused with its error instead.
 Status check_option_files(const Options& options);
+
+// The settings of one search. They travel with it and change no option of the engine, so the
+// clients of one engine (the web's search slots) never rewrite the settings of each other's
+// searches. An unset field takes the engine's option of that name.
+struct GoParams {
+  SearchLimits limits;
+  GoMode mode = GoMode::Think;
+  std::optional<int> multipv;        // kept within the multipv option's range
+  std::optional<LevelParams> level;  // level_params("easy"); weak levels apply to play, not analysis
+  std::optional<DrawRules> draw_rules;
+};
 
 class Engine {
  public:
@@ -67,6 +80,8 @@ class Engine {
 
   void new_game();  // forget everything learned (clears the transposition table)
 
+  void go(const GoParams& params, InfoCallback on_info, DoneCallback on_done);
+  // The same with the options' multipv, level and draw rules.
   void go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, DoneCallback on_done);
   void stop();
   void ponder_hit();  // switch a ponder search to the real clock; ignored otherwise
@@ -74,6 +89,7 @@ class Engine {
   bool searching() const;
 
   // Convenience for tools: go() + wait(), returning the result.
+  SearchResult search(const GoParams& params, InfoCallback on_info = {});
   SearchResult search(const SearchLimits& limits, GoMode mode = GoMode::Think, InfoCallback on_info = {});
 
  private:

@@ -1,31 +1,58 @@
-// One registry of engine options. It feeds the Hub `param` list, `set-param`, and the command
-// line (Boost.Program_options) of every subcommand, so a name means the same thing everywhere.
+// One typed declaration per engine option (name, type, default, range, help, who sees it, where it
+// goes), read by the Hub `param` list and `set-param`, every command line, the web and the Engine.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "damas/core/expected.h"
+#include "damas/search/limits.h"
+#include "damas/search/search.h"
 
 namespace damas {
 
-enum class OptionType { Bool, Int, Real, String, Enum };
+enum class OptionType { Bool, Int, String, Enum };
+
+// User options are what a GUI offers (Hub `param` lines, the web's settings). Tuning knobs are set
+// by name only (set-param, the command lines of bench, selfplay and hub, match's option.NAME=V):
+// they exist to measure the search, not for the people who play it.
+enum class Visibility { User, Tuning };
+
+// A value of its option's type: bool (Bool), integer (Int), text (String, Enum).
+using OptionValue = std::variant<bool, std::int64_t, std::string>;
+
+// Where a tuning knob goes: a field of SearchTuning. The option's default is read from
+// SearchTuning{}, so the two cannot differ. An Int knob of a real field counts hundredths
+// (lmr-divisor 180 is lmr_divisor 1.8).
+struct TuningField {
+  std::variant<bool SearchTuning::*, int SearchTuning::*, double SearchTuning::*> field;
+  bool play_only = false;  // analysis (GoMode::Analyze) keeps SearchTuning's default: the real opinion
+
+  OptionValue read(const SearchTuning& tuning) const;
+  void write(SearchTuning& tuning, const OptionValue& value) const;  // value of the option's type
+};
 
 struct OptionSpec {
   std::string name;
   OptionType type = OptionType::String;
-  std::string default_value;
+  OptionValue default_value;
   std::int64_t min = 0;             // Int only
   std::int64_t max = 0;             // Int only
   std::vector<std::string> values;  // Enum only
   std::string help;
+  Visibility visibility = Visibility::User;
+  std::optional<TuningField> tuning;  // set: a knob of the selective search
+
+  // The value as `param value=`, `set-param` and the command line write it ("true", "180", "auto").
+  static std::string text(const OptionValue& value);
 };
 
-// The options every engine instance understands, in the order the Hub `param` lines list them.
+// Every option, user options first in the order the Hub `param` lines list them, then the knobs.
 const std::vector<OptionSpec>& option_specs();
 const OptionSpec* find_option(std::string_view name);
 
@@ -33,13 +60,17 @@ const OptionSpec* find_option(std::string_view name);
 class Options {
  public:
   Options();  // every option at its default
-  Status set(std::string_view name, std::string_view value);
-  const std::string& get(std::string_view name) const;  // name must be registered
+  Status set(std::string_view name, std::string_view text);
+  // The following take a registered name; get() is the text of any type.
+  std::string get(std::string_view name) const;
   std::int64_t get_int(std::string_view name) const;
   bool get_bool(std::string_view name) const;
+  // SearchTuning with every knob at its value here, from the declarations; a play_only knob keeps
+  // its default in analysis.
+  SearchTuning tuning(GoMode mode) const;
 
  private:
-  std::map<std::string, std::string, std::less<>> values_;
+  std::map<std::string, OptionValue, std::less<>> values_;
 };
 
 // Names used in code (keeps typos out of string look-ups).
@@ -58,30 +89,20 @@ inline constexpr std::string_view kSeed = "seed";                   // 0 = rando
 inline constexpr std::string_view kDrawRules = "draw-rules";        // seed fmjd64 (core/draw_rules.h)
 inline constexpr std::string_view kEgdbPieces = "egdb-pieces";      // largest piece count probed
 inline constexpr std::string_view kEgdbPath = "egdb-path";          // directory, auto (search list) or none
-// Switches of the selective search (SearchTuning), so selfplay can measure each one.
+// Tuning knobs (Visibility::Tuning), each a field of SearchTuning.
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";
 inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
 inline constexpr std::string_view kFutility = "futility";
-// Move ordering (SearchTuning::countermove): the countermove heuristic.
 inline constexpr std::string_view kCountermove = "countermove";
-// Late move reductions (SearchTuning::lmr_history): the history adjusts the reduction.
 inline constexpr std::string_view kLmrHistory = "lmr-history";
-inline constexpr std::array<std::string_view, 7> kSearchSwitches = {
-    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility, kCountermove, kLmrHistory};
-// Switches of Lazy SMP (SearchTuning; no effect with one thread, so not bench's).
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
-// Late move reductions: SearchTuning::lmr_divisor in hundredths (180 = 1.8).
-inline constexpr std::string_view kLmrDivisor = "lmr-divisor";
-// Time management: SearchTuning::time_use in percent (100 = as planned).
-inline constexpr std::string_view kTimeUse = "time-use";
-// Draw score for the engine's side when it plays (SearchTuning::contempt); not applied in analysis.
-inline constexpr std::string_view kContempt = "contempt";
-// Aspiration windows: SearchTuning::aspiration_delta, in evaluation units (100 = a man).
+inline constexpr std::string_view kLmrDivisor = "lmr-divisor";  // hundredths: 180 = 1.8
+inline constexpr std::string_view kTimeUse = "time-use";        // percent: 100 = as planned
+inline constexpr std::string_view kContempt = "contempt";       // play only, not analysis
 inline constexpr std::string_view kAspirationDelta = "aspiration-delta";
-// Time management (SearchTuning::time_score_drop): more time when the root score falls.
 inline constexpr std::string_view kTimeScoreDrop = "time-score-drop";
 }  // namespace option
 
