@@ -139,7 +139,7 @@ TEST_CASE("options: set-param of an unlisted tuning knob is checked and changes 
   CHECK(refused.back().find("must be between 50 and 1000") != std::string::npos);
   tuned.frontend.process_line("set-param name=lmr value=false");
   CHECK(tuned.ask("ping", "pong") == std::vector<std::string>{"pong"});  // accepted: no error line
-  CHECK(tuned.nodes_at_depth(7) > baseline);                            // fewer reductions, more nodes
+  CHECK(tuned.nodes_at_depth(7) > baseline);                             // fewer reductions, more nodes
   tuned.frontend.process_line("set-param name=lmr value=true");
   CHECK(tuned.nodes_at_depth(7) == baseline);
 }
