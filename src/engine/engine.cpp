@@ -322,18 +322,14 @@ void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, D
       fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : e.seed_base + 0x9E3779B97F4A7C15ULL * ++e.searches;
   r.tuning.lmr = e.options.get_bool(option::kLmr);
   r.tuning.probcut = e.options.get_bool(option::kProbCut);
-  r.tuning.single_reply_extension = e.options.get_bool(option::kSingleReplyExtension);
   r.tuning.threat_extension = e.options.get_bool(option::kThreatExtension);
-  r.tuning.futility = e.options.get_bool(option::kFutility);
   r.tuning.smp_skip_depths = e.options.get_bool(option::kSmpSkipDepths);
   r.tuning.smp_deepest_thread = e.options.get_bool(option::kSmpDeepestThread);
   r.tuning.time_score_drop = e.options.get_bool(option::kTimeScoreDrop);
   r.tuning.countermove = e.options.get_bool(option::kCountermove);
-  r.tuning.lmr_history = e.options.get_bool(option::kLmrHistory);
   r.tuning.lmr_divisor = static_cast<double>(e.options.get_int(option::kLmrDivisor)) / 100.0;
   r.tuning.time_use = static_cast<double>(e.options.get_int(option::kTimeUse)) / 100.0;
   r.tuning.aspiration_delta = static_cast<int>(e.options.get_int(option::kAspirationDelta));
-  if (mode != GoMode::Analyze) r.tuning.contempt = static_cast<Score>(e.options.get_int(option::kContempt));
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;

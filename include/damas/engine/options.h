@@ -61,15 +61,11 @@ inline constexpr std::string_view kEgdbPath = "egdb-path";          // directory
 // Switches of the selective search (SearchTuning), so selfplay can measure each one.
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";
-inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
-inline constexpr std::string_view kFutility = "futility";
 // Move ordering (SearchTuning::countermove): the countermove heuristic.
 inline constexpr std::string_view kCountermove = "countermove";
-// Late move reductions (SearchTuning::lmr_history): the history adjusts the reduction.
-inline constexpr std::string_view kLmrHistory = "lmr-history";
-inline constexpr std::array<std::string_view, 7> kSearchSwitches = {
-    kLmr, kProbCut, kSingleReplyExtension, kThreatExtension, kFutility, kCountermove, kLmrHistory};
+inline constexpr std::array<std::string_view, 4> kSearchSwitches = {kLmr, kProbCut, kThreatExtension,
+                                                                    kCountermove};
 // Switches of Lazy SMP (SearchTuning; no effect with one thread, so not bench's).
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
@@ -77,8 +73,6 @@ inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 inline constexpr std::string_view kLmrDivisor = "lmr-divisor";
 // Time management: SearchTuning::time_use in percent (100 = as planned).
 inline constexpr std::string_view kTimeUse = "time-use";
-// Draw score for the engine's side when it plays (SearchTuning::contempt); not applied in analysis.
-inline constexpr std::string_view kContempt = "contempt";
 // Aspiration windows: SearchTuning::aspiration_delta, in evaluation units (100 = a man).
 inline constexpr std::string_view kAspirationDelta = "aspiration-delta";
 // Time management (SearchTuning::time_score_drop): more time when the root score falls.
