@@ -17,6 +17,13 @@ namespace {
 
 constexpr Score kNoScore = -kScoreInfinite;
 
+// Order keys of the bands of the move order, highest first; a quiet move's key is its history
+// (within +-2^20, below every band above it).
+constexpr int kHashMoveKey = 1 << 30;
+constexpr int kCaptureKey = 1 << 28;
+constexpr int kKillerKey = 1 << 27;
+constexpr int kCountermoveKey = kKillerKey - 1;
+
 // A database win (loss) the search cannot take as proven, because a draw law may still end the
 // game first (the lone king's long diagonal, FMJD-64 7.2.7): a score in a band below the mate
 // scores, shorter wins higher, so the search keeps deepening and still heads for the win.
@@ -301,11 +308,11 @@ void Worker::order(const Position& pos, MoveList& moves, const MoveTag& tt_move,
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
     int k;
-    if (tt_move.matches(m)) k = 1 << 30;
-    else if (m.is_capture()) k = (1 << 28) + m.capture_count();  // all moves are captures then
-    else if (m == killers[0]) k = (1 << 27) + 1;
-    else if (m == killers[1]) k = 1 << 27;
-    else if (counter && m == *counter) k = (1 << 27) - 1;  // after the killers, before any history
+    if (tt_move.matches(m)) k = kHashMoveKey;
+    else if (m.is_capture()) k = kCaptureKey + m.capture_count();  // all moves are captures then
+    else if (m == killers[0]) k = kKillerKey + 1;
+    else if (m == killers[1]) k = kKillerKey;
+    else if (counter && m == *counter) k = kCountermoveKey;  // after the killers, before any history
     else k = hist[m.from.bit][m.to.bit];
     keys[i] = k;
   }
@@ -451,9 +458,10 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     if (i == 0) {
       s = -search(child, new_depth, -beta, -alpha, ply + 1, pv_node);
     } else {
-      // Late quiet moves are searched shallower first; a surprise is re-searched in full.
+      // Late quiet moves are searched shallower first; a surprise is re-searched in full. Only
+      // history moves: a killer or the countermove is exempt like a capture.
       int reduction = 0;
-      if (tuning.lmr && depth >= 3 && i >= 2 && !m.is_capture() && order_keys[i] < (1 << 27)) {
+      if (tuning.lmr && depth >= 3 && i >= 2 && !m.is_capture() && order_keys[i] < kCountermoveKey) {
         reduction = lmr_reduction(depth, i) - (pv_node ? 1 : 0);
         reduction = std::clamp(reduction, 0, new_depth - 1);
       }
