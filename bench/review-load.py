@@ -100,7 +100,8 @@ def main():
         if times:
             ms = sorted(t * 1000 for t in times)
             print(f"state answers {len(ms)} of {samples}: min {ms[0]:.1f} ms, median "
-                  f"{statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms")
+                  f"{statistics.median(ms):.1f} ms, p90 {ms[int(0.9 * (len(ms) - 1))]:.1f} ms, max {ms[-1]:.1f} ms")
+            print(f"state answers over 1 s: {sum(1 for t in ms if t > 1000)}")
         print(f"state not answered within {args.timeout:.0f} s: {unanswered}")
     finally:
         server.terminate()
