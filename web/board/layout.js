@@ -2,7 +2,7 @@
 // see. The API names the squares (a1 is White's near-left dark corner); the Filipino board is the
 // mirror image of the Brazilian one, so its names swap the files a..h. Drawing only, no rules.
 
-export const FILES = "abcdefgh";
+const FILES = "abcdefgh";
 export const SIZE = 8;
 
 export function squareName(col, row) { return FILES[col] + String(row + 1); }  // col, row from a1
