@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "damas/core/score_text.h"
 #include "damas/engine/options.h"
 
 namespace damas::review {
@@ -210,13 +211,7 @@ std::string line_text(Position p, const std::vector<Move>& line, bool algebraic,
   });
 }
 
-std::string eval_text(Score s) {
-  if (is_win_score(s)) return "White wins in " + std::to_string(kScoreWin - s);
-  if (is_loss_score(s)) return "Black wins in " + std::to_string(kScoreWin + s);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.2f", s / 100.0);
-  return buf;
-}
+std::string eval_text(Score s) { return white_score_text(s); }
 
 std::string move_label(std::size_t i, Color first) {
   const std::size_t shifted = i + (first == Color::Black ? 1 : 0);
