@@ -4,6 +4,7 @@
 
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/score_text.h"
 #include "views.h"
 
 namespace damas::web {
@@ -32,7 +33,7 @@ Json review_json(const review::GameReview& r) {
     e.set("ply", json_num(static_cast<double>(i)));
     e.set("white_score", json_num(r.evals[i]));
     e.set("value", json_num(review::graph_value(r.evals[i])));
-    e.set("text", json_str(review::eval_text(r.evals[i])));
+    e.set("text", json_str(white_score_text(r.evals[i])));
     evals.push(std::move(e));
   }
   j.set("evals", std::move(evals));
@@ -83,10 +84,7 @@ Json review_line_json(const std::string& id, const review::GameReview& r, std::s
   first.set("pieces", pieces_json(p));
   first.set("side", json_str(color_name(p.side_to_move())));
   steps.push(std::move(first));
-  for (const Move& m : r.plies[i].best_line) {
-    MoveList legal;
-    generate_legal_moves(p, legal);
-    if (!legal.contains(m)) break;
+  for (const Move& m : legal_prefix(p, r.plies[i].best_line)) {
     Json step = Json::object();
     step.set("text", json_str(to_algebraic(p, m)));
     p = p.after(m);

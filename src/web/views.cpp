@@ -137,23 +137,9 @@ Json state_json(const std::string& id, const Session& s) {
   return j;
 }
 
-namespace {
-
-// White's view for people: "+0.35", "White wins in 7 plies".
-std::string white_score_text(Score white) {
-  if (is_win_score(white)) return "White wins in " + std::to_string(kScoreWin - white) + " plies";
-  if (is_loss_score(white)) return "Black wins in " + std::to_string(kScoreWin + white) + " plies";
-  return score_text(white);
-}
-
-}  // namespace
-
 Json pv_json(Position p, const std::vector<Move>& pv) {
   Json a = Json::array();
-  for (const Move& m : pv) {
-    MoveList legal;
-    generate_legal_moves(p, legal);
-    if (!legal.contains(m)) break;
+  for (const Move& m : legal_prefix(p, pv)) {
     a.push(json_str(to_algebraic(p, m)));
     p = p.after(m);
   }
