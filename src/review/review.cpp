@@ -182,8 +182,8 @@ GameReview Reviewer::result() const {
       return to_pdn_move(at, m, config_.squares);
     };
     if (p.mark != Mark::None)
-      comment += "; best " + pdn_move(pos, p.best) + " " + white_score_text(white_view(r.score, mover)) + ": " +
-                 join_line(pos, p.best_line, pdn_move);
+      comment += "; best " + pdn_move(pos, p.best) + " " + white_score_text(white_view(r.score, mover)) +
+                 ": " + join_line(pos, p.best_line, pdn_move);
     notes.push_back({std::string(mark_style(p.mark).nag), comment});
     a.plies.push_back(std::move(p));
   }

@@ -4,16 +4,26 @@ namespace damas::web {
 
 int http_status(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::BadRequest: return 400;
-    case ErrorKind::NotFound: return 404;
-    case ErrorKind::MethodNotAllowed: return 405;
-    case ErrorKind::Conflict: return 409;
-    case ErrorKind::PayloadTooLarge: return 413;
-    case ErrorKind::Unprocessable: return 422;
-    case ErrorKind::SessionBusy: return 429;
-    case ErrorKind::Internal: return 500;
-    case ErrorKind::Full: return 503;
-    case ErrorKind::Busy: return 503;
+    case ErrorKind::BadRequest:
+      return 400;
+    case ErrorKind::NotFound:
+      return 404;
+    case ErrorKind::MethodNotAllowed:
+      return 405;
+    case ErrorKind::Conflict:
+      return 409;
+    case ErrorKind::PayloadTooLarge:
+      return 413;
+    case ErrorKind::Unprocessable:
+      return 422;
+    case ErrorKind::SessionBusy:
+      return 429;
+    case ErrorKind::Internal:
+      return 500;
+    case ErrorKind::Full:
+      return 503;
+    case ErrorKind::Busy:
+      return 503;
   }
   return 500;
 }

@@ -40,7 +40,7 @@ ApiResponse ok_response(const Json& j);
 template <typename T>
 class Result {
  public:
-  Result(T value) : data_(std::move(value)) {}          // NOLINT: implicit by design
+  Result(T value) : data_(std::move(value)) {}         // NOLINT: implicit by design
   Result(ApiError error) : data_(std::move(error)) {}  // NOLINT: implicit by design
 
   explicit operator bool() const { return data_.index() == 0; }

@@ -52,7 +52,8 @@ Answer op_load_pdn(ApiState& state, const Json& body) {
 }
 
 Answer op_state(ApiState& state, const Json& body) {
-  return with_session(state, body, [](const std::string& id, Session& s) -> Answer { return state_json(id, s); });
+  return with_session(state, body,
+                      [](const std::string& id, Session& s) -> Answer { return state_json(id, s); });
 }
 
 Answer op_move(ApiState& state, const Json& body) {

@@ -12,7 +12,8 @@ ApiError bad_request(std::string message) { return {ErrorKind::BadRequest, std::
 
 }  // namespace
 
-Result<std::string> string_field(const Json& body, std::string_view key, std::optional<std::string> fallback) {
+Result<std::string> string_field(const Json& body, std::string_view key,
+                                 std::optional<std::string> fallback) {
   const Json* v = body.find(key);
   if (!v) {
     if (fallback) return *fallback;
@@ -34,8 +35,8 @@ Result<double> number_field(const Json& body, std::string_view key, double fallb
 Result<int> whole_field(const Json& body, std::string_view key, int fallback, int lo, int hi) {
   const Result<double> n = number_field(body, key, fallback, lo, hi);
   if (!n || *n < lo || *n > hi || *n != std::floor(*n))
-    return bad_request("field \"" + std::string(key) + "\" must be a whole number from " + std::to_string(lo) +
-                       " to " + std::to_string(hi));
+    return bad_request("field \"" + std::string(key) + "\" must be a whole number from " +
+                       std::to_string(lo) + " to " + std::to_string(hi));
   return static_cast<int>(*n);
 }
 

@@ -17,7 +17,8 @@ ApiError conflict(std::string message) { return {ErrorKind::Conflict, std::move(
 // game that changed).
 std::optional<ApiError> review_refusal(const std::string& id, Session* s) {
   if (!s) return ApiError{ErrorKind::NotFound, "unknown session \"" + id + "\""};
-  if (!s->reviewer) return conflict("no review is running for this session (finished or cancelled): review-start");
+  if (!s->reviewer)
+    return conflict("no review is running for this session (finished or cancelled): review-start");
   if (!same_game(s->reviewer->game(), s->line)) {
     s->reviewer.reset();
     return conflict("the game changed during the review: review cancelled");

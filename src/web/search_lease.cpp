@@ -65,7 +65,8 @@ Status start_search(Engine& engine, const SearchSettings& settings, const Search
 Result<SearchResult> run_search(Engine& engine, const SearchSettings& settings, SearchTask task) {
   SearchResult result;
   task.on_done = [&result](const SearchResult& r) { result = r; };
-  if (!start_search(engine, settings, task)) return ApiError{ErrorKind::Internal, "the engine refused the position"};
+  if (!start_search(engine, settings, task))
+    return ApiError{ErrorKind::Internal, "the engine refused the position"};
   engine.wait();
   return result;
 }

@@ -21,7 +21,8 @@ LeaseCheck unless_over(std::string message) {
 }
 
 // A blocking search of the leased snapshot with these settings and limits.
-Result<SearchResult> search_leased(const Lease& lease, const SearchSettings& settings, const SearchLimits& limits) {
+Result<SearchResult> search_leased(const Lease& lease, const SearchSettings& settings,
+                                   const SearchLimits& limits) {
   SearchTask task;
   task.start = lease.snap.start;
   task.moves = lease.snap.moves;
