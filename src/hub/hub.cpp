@@ -3,6 +3,7 @@
 #include <atomic>
 #include <memory>
 
+#include "damas/core/input_echo.h"
 #include "damas/core/movegen.h"
 
 namespace damas::hub {
@@ -68,7 +69,7 @@ std::uint64_t Frontend::dones_written() const {
 }
 
 Numbering Frontend::numbering() const {
-  return engine_.options().get(option::kNumbering) == "a1" ? Numbering::A1 : Numbering::Standard;
+  return parse_numbering(engine_.options().get(option::kNumbering)).value_or(Numbering::Standard);
 }
 
 void Frontend::reject_long_line() {
@@ -93,7 +94,7 @@ Frontend::Next Frontend::process_line(std::string_view text) {
     return Next::Continue;
   }
   if (!is_known_command(c)) {
-    error("unknown command '" + shown(c) + "'");
+    error("unknown command '" + echo_input(c) + "'");
     return Next::Continue;
   }
   stop_search();  // a search's `done` always comes before the answer to the next command

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "damas/core/input_echo.h"
 #include "damas/core/movegen.h"
 
 namespace damas::hub {
@@ -18,29 +19,10 @@ constexpr bool is_control(char c) {
 }
 constexpr bool is_id(char c) { return !is_space(c) && !is_control(c) && c != '=' && c != '"'; }
 
-bool legal_at(const Position& p, const Move& m) {
-  if (m.is_null()) return false;
-  MoveList legal;
-  generate_legal_moves(p, legal);
-  return legal.contains(m);
-}
-
 std::string format_real(double v, int decimals) {
   char buf[64];
   const int n = std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("0");
-}
-
-// The PV from the root, cut before the first move that is not legal where it is played.
-std::vector<Move> legal_prefix(const std::vector<Move>& pv, const Position& root) {
-  std::vector<Move> out;
-  Position p = root;
-  for (const Move& m : pv) {
-    if (!legal_at(p, m)) break;
-    out.push_back(m);
-    p = p.after(m);
-  }
-  return out;
 }
 
 // ---- Number parsing for `level` ----
@@ -50,7 +32,7 @@ Expected<std::int64_t> parse_int(std::string_view name, std::string_view text, s
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || v < lo || v > hi)
-    return Error{"bad " + std::string(name) + " '" + shown(text) + "' (expected an integer from " +
+    return Error{"bad " + std::string(name) + " '" + echo_input(text) + "' (expected an integer from " +
                  std::to_string(lo) + " to " + std::to_string(hi) + ")"};
   return v;
 }
@@ -72,7 +54,7 @@ Expected<double> parse_real(std::string_view name, std::string_view text, double
   const std::optional<double> parsed = parse_decimal(text);
   const double v = parsed.value_or(0);
   if (!parsed || !std::isfinite(v) || v < lo || v > hi)
-    return Error{"bad " + std::string(name) + " '" + shown(text) + "' (expected seconds from " +
+    return Error{"bad " + std::string(name) + " '" + echo_input(text) + "' (expected seconds from " +
                  format_real(lo, 0) + " to " + format_real(hi, 0) + ")"};
   return v;
 }
@@ -84,13 +66,6 @@ constexpr std::int64_t kMaxMovesToGo = 100000;
 }  // namespace
 
 // Input echoed inside a message: short, and without characters a message cannot carry.
-std::string shown(std::string_view s) {
-  constexpr std::size_t kMaxShown = 40;
-  std::string r;
-  for (const char c : s.substr(0, kMaxShown)) r += is_control(c) || is_space(c) ? '?' : c == '"' ? '\'' : c;
-  if (s.size() > kMaxShown) r += "...";
-  return r;
-}
 
 // ---- Line scanner ---------------------------------------------------------------------------
 
@@ -142,7 +117,7 @@ Expected<Line> parse_line(std::string_view text) {
     if (i < n && text[i] == '"') {
       const std::size_t close = text.find('"', i + 1);
       if (close == std::string_view::npos)
-        return Error{"unterminated quote in the value of '" + shown(arg.name) + "'"};
+        return Error{"unterminated quote in the value of '" + echo_input(arg.name) + "'"};
       for (std::size_t k = i + 1; k < close; ++k)
         if (is_control(text[k])) return bad_char(k);
       arg.value = std::string(text.substr(i + 1, close - i - 1));
@@ -150,7 +125,7 @@ Expected<Line> parse_line(std::string_view text) {
     } else if (i < n && is_control(text[i])) {
       return bad_char(i);
     } else if (i < n && text[i] == '=') {
-      return Error{"'=' after '=' in the value of '" + shown(arg.name) + "'"};
+      return Error{"'=' after '=' in the value of '" + echo_input(arg.name) + "'"};
     } else {
       arg.value = read_token();  // may be empty at the end of the line
     }
@@ -221,7 +196,7 @@ std::string format_info(const SearchInfo& info, const Position& root, Numbering 
     any = true;
   }
   if (info.multipv_index > 1) m.arg("multipv", std::to_string(info.multipv_index));
-  const std::vector<Move> pv = legal_prefix(info.pv, root);
+  const std::vector<Move> pv = legal_prefix(root, info.pv);
   if (!pv.empty()) {
     std::string text;
     for (const Move& mv : pv) {
@@ -235,18 +210,18 @@ std::string format_info(const SearchInfo& info, const Position& root, Numbering 
 }
 
 Move choose_best_move(const SearchResult& result, const Position& root) {
-  if (legal_at(root, result.best)) return result.best;
-  if (!result.pv.empty() && legal_at(root, result.pv.front())) return result.pv.front();
+  if (is_legal(root, result.best)) return result.best;
+  if (!result.pv.empty() && is_legal(root, result.pv.front())) return result.pv.front();
   MoveList legal;
   generate_legal_moves(root, legal);
   return legal.empty() ? kNullMove : legal[0];
 }
 
 Move choose_ponder_move(const SearchResult& result, const Position& root, const Move& best) {
-  if (!legal_at(root, best)) return kNullMove;
+  if (!is_legal(root, best)) return kNullMove;
   const Position next = root.after(best);
-  if (legal_at(next, result.ponder)) return result.ponder;
-  if (result.pv.size() >= 2 && result.pv[0] == best && legal_at(next, result.pv[1])) return result.pv[1];
+  if (is_legal(next, result.ponder)) return result.ponder;
+  if (result.pv.size() >= 2 && result.pv[0] == best && is_legal(next, result.pv[1])) return result.pv[1];
   return kNullMove;
 }
 
@@ -271,7 +246,7 @@ Expected<SearchLimits> parse_level(const Line& line) {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(a.value.data(), a.value.data() + a.value.size(), v);
       if (a.value.empty() || ec != std::errc{} || end != a.value.data() + a.value.size() || v == 0)
-        return Error{"bad nodes '" + shown(a.value) +
+        return Error{"bad nodes '" + echo_input(a.value) +
                      "' (expected an integer from 1 to 18446744073709551615)"};
       limits.nodes = v;
     } else if (a.name == "move-time") {

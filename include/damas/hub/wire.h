@@ -96,7 +96,4 @@ class LineSplitter {
 
 inline constexpr std::size_t kMaxLineBytes = std::size_t{4} << 20;  // 4 MiB
 
-// Input echoed inside a message: at most 40 characters, without characters a message cannot carry.
-std::string shown(std::string_view s);
-
 }  // namespace damas::hub
