@@ -20,12 +20,6 @@ using damas::testing::fen;
 
 namespace {
 
-bool is_legal(const Position& p, const Move& m) {
-  MoveList moves;
-  generate_legal_moves(p, moves);
-  return moves.contains(m);
-}
-
 SearchLimits depth_limit(int d) {
   SearchLimits l;
   l.depth = d;

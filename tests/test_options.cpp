@@ -80,7 +80,7 @@ TEST_CASE("options: every default is a value its own option accepts", "[options]
 TEST_CASE("options: every tuning knob defaults to its SearchTuning field, in play and in analysis",
           "[options]") {
   const std::vector<const OptionSpec*> all = knobs();
-  REQUIRE(all.size() == 14);
+  REQUIRE(all.size() == 10);
   const SearchTuning defaults;
   for (const GoMode mode : {GoMode::Think, GoMode::Analyze}) {
     const SearchTuning from_options = Options{}.tuning(mode);
@@ -99,16 +99,12 @@ TEST_CASE("options: a knob's value reaches its SearchTuning field in the option'
   REQUIRE(options.set(option::kLmrDivisor, "150"));
   REQUIRE(options.set(option::kTimeUse, "125"));
   REQUIRE(options.set(option::kAspirationDelta, "40"));
-  REQUIRE(options.set(option::kContempt, "-20"));
   const SearchTuning play = options.tuning(GoMode::Think);
   CHECK_FALSE(play.lmr);
   CHECK(play.lmr_divisor == 1.5);
   CHECK(play.time_use == 1.25);
   CHECK(play.aspiration_delta == 40);
-  CHECK(play.contempt == -20);
-  // Analysis shows the real opinion: contempt is for play only.
   const SearchTuning analysis = options.tuning(GoMode::Analyze);
-  CHECK(analysis.contempt == SearchTuning{}.contempt);
   CHECK(analysis.lmr_divisor == 1.5);
   CHECK_FALSE(options.set(option::kLmrDivisor, "1.5").has_value());
   CHECK(options.tuning(GoMode::Think).lmr_divisor == 1.5);
@@ -123,12 +119,9 @@ TEST_CASE("options: Hub lists at most 18 parameters, every user option and no tu
     if (spec.visibility == Visibility::User) users.push_back(spec.name);
   CHECK(listed == users);
   for (const OptionSpec* knob : knobs()) CHECK(std::count(listed.begin(), listed.end(), knob->name) == 0);
-  // The rejected experiments stay reachable by name until their code leaves (issue 37), unlisted.
-  for (const std::string_view rejected :
-       {option::kFutility, option::kLmrHistory, option::kContempt, option::kSingleReplyExtension}) {
-    REQUIRE(find_option(rejected));
-    CHECK(find_option(rejected)->visibility == Visibility::Tuning);
-  }
+  // The rejected experiments left with their code (bench/sprt.md): no option of that name.
+  for (const std::string_view rejected : {"futility", "lmr-history", "contempt", "single-reply-extension"})
+    CHECK_FALSE(find_option(rejected));
 }
 
 TEST_CASE("options: set-param of an unlisted tuning knob is checked and changes the search", "[options]") {

@@ -132,31 +132,6 @@ TEST_CASE("search: the 80-ply rule scores a draw", "[search]") {
   CHECK(analyze(*engine, 6).result.score == kScoreDraw);
 }
 
-// Contempt: a draw is worth -contempt to the side that is to move at the root, whichever colour;
-// analysis shows the real draw score. (With 78 reversible plies this is no draw: the three kings
-// give one up, the forced capture restarts the count and the last king is taken.)
-TEST_CASE("search: contempt scores a draw against the engine's side in play, not in analysis", "[search]") {
-  // 79 reversible plies: every move of the root side is the 80th.
-  const auto draw_score = [](const char* contempt, Color to_move, GoMode mode) {
-    auto engine = small_engine();
-    REQUIRE(engine->set_option(std::string(option::kContempt), contempt).has_value());
-    REQUIRE(engine->set_position(three_kings_against_one(to_move, 79)));
-    SearchLimits limits;
-    limits.depth = 6;
-    return engine->search(limits, mode).score;
-  };
-  for (const Color side : {Color::White, Color::Black}) {
-    CHECK(draw_score("0", side, GoMode::Think) == kScoreDraw);
-    CHECK(draw_score("20", side, GoMode::Think) == kScoreDraw - 20);
-    CHECK(draw_score("-35", side, GoMode::Think) == kScoreDraw + 35);
-    CHECK(draw_score("20", side, GoMode::Analyze) == kScoreDraw);
-  }
-  auto engine = small_engine();
-  CHECK(engine->options().get_int(option::kContempt) == 0);
-  CHECK(!engine->set_option(std::string(option::kContempt), "101").has_value());
-  CHECK(!engine->set_option(std::string(option::kContempt), "0.2").has_value());
-}
-
 TEST_CASE("search: repeating a position of the game history scores a draw", "[search]") {
   auto engine = small_engine();
   // White's lone king is worse off; going back to a1 repeats the position before 1-5.
@@ -295,13 +270,6 @@ TEST_CASE("search: countermove changes the move order, not the moves allowed", "
   check_tree_switch(option::kCountermove);
 }
 
-TEST_CASE("search: lmr-history changes the reductions, not the moves allowed", "[search]") {
-  check_tree_switch(option::kLmrHistory);
-  // Without late move reductions there is nothing for it to adjust.
-  CHECK(search_with({{option::kLmr, "false"}, {option::kLmrHistory, "true"}}, 8).nodes ==
-        search_with({{option::kLmr, "false"}}, 8).nodes);
-}
-
 TEST_CASE("search: time-use is an engine option, 100 percent by default", "[search]") {
   auto engine = small_engine();
   CHECK(engine->options().get_int(option::kTimeUse) == 100);
@@ -386,9 +354,7 @@ TEST_CASE("search: each selective-search switch is an option that changes the se
   const std::vector<std::pair<std::string_view, bool>> switches = {
       {option::kLmr, defaults.lmr},
       {option::kProbCut, defaults.probcut},
-      {option::kSingleReplyExtension, defaults.single_reply_extension},
       {option::kThreatExtension, defaults.threat_extension},
-      {option::kFutility, defaults.futility},
   };
   const auto depth8_nodes = [](Engine& engine) {
     engine.new_game();

@@ -681,3 +681,15 @@ TEST_CASE("web api: a thousand games at once by default, the next one refused wi
   CHECK(refused.status == 503);
   CHECK(str(refused.json, "error").find("too many games") != std::string::npos);
 }
+
+TEST_CASE("web api: the operations that search, review-step among them, are the ones that take a slot",
+          "[web][queue]") {
+  // The server runs these on the pool of its searches, so they never hold its quick pool.
+  for (const char* op : {"hint", "engine-move", "analysis-start", "review-step"})
+    CHECK(Api::may_search(std::string("/api/") + op));
+  for (const char* op :
+       {"new", "load-pdn", "state", "move", "undo", "goto", "analysis", "analysis-stop", "close",
+        "review-start", "review-cancel", "review", "review-line", "stats", "nothing"})
+    CHECK_FALSE(Api::may_search(std::string("/api/") + op));
+  CHECK_FALSE(Api::may_search("/review-step"));
+}

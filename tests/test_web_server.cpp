@@ -2,6 +2,7 @@
 // analysis over a WebSocket. Ephemeral port; every client operation has a time limit.
 #include <utility>  // before Boost.Asio, whose awaitable.hpp needs std::exchange
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 #include <catch2/catch.hpp>
@@ -26,7 +27,8 @@ namespace {
 constexpr auto kLimit = std::chrono::seconds(10);
 
 // Sends raw bytes and reads the answer until the server closes (or the time limit).
-std::string raw_exchange(unsigned short port, const std::string& raw) {
+std::string raw_exchange(unsigned short port, const std::string& raw,
+                         std::chrono::steady_clock::duration limit = kLimit) {
   asio::io_context ioc;
   tcp::socket socket(ioc);
   std::string answer;
@@ -43,15 +45,18 @@ std::string raw_exchange(unsigned short port, const std::string& raw) {
       if (!wec) read_more();
     });
   });
-  ioc.run_for(kLimit);
+  ioc.run_for(limit);
   return answer;
 }
 
-std::string post(unsigned short port, const std::string& target, const std::string& body) {
-  return raw_exchange(port, "POST " + target +
-                                " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                                "Content-Type: application/json\r\nContent-Length: " +
-                                std::to_string(body.size()) + "\r\n\r\n" + body);
+std::string post(unsigned short port, const std::string& target, const std::string& body,
+                 std::chrono::steady_clock::duration limit = kLimit) {
+  return raw_exchange(port,
+                      "POST " + target +
+                          " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                          "Content-Type: application/json\r\nContent-Length: " +
+                          std::to_string(body.size()) + "\r\n\r\n" + body,
+                      limit);
 }
 
 int status_of(const std::string& response) {
@@ -386,4 +391,79 @@ TEST_CASE("web server: searches beyond the engines and the waiting bound are ans
   first.join();
   second.join();
   CHECK(body_of(post(*port, "/api/stats", "{}")).find("searches_refused")->as_number() == 1);
+}
+
+namespace {
+
+// A session of two players with `plies` moves played from the start, each a legal move of its state.
+std::string long_game(unsigned short port, int plies) {
+  Json state = body_of(post(port, "/api/new", "{}"));
+  const std::string id = state.find("session")->as_string();
+  for (int ply = 0; ply < plies && !state.find("result")->find("over")->as_bool(); ++ply) {
+    const Json::Array& legal = state.find("legal")->as_array();
+    REQUIRE_FALSE(legal.empty());
+    const std::string move =
+        legal[static_cast<std::size_t>(ply * 7) % legal.size()].find("text")->as_string();
+    const std::string answer =
+        post(port, "/api/move", R"({"session":")" + id + R"(","move":")" + move + R"("})");
+    REQUIRE(status_of(answer) == 200);
+    state = body_of(answer);
+  }
+  return id;
+}
+
+}  // namespace
+
+TEST_CASE("web server: while deep review steps hold every engine, other sessions' requests are answered",
+          "[web][loopback][queue]") {
+  ServerConfig c = test_config();
+  c.api.search_slots = 2;
+  c.api_threads = 2;  // as many as the review steps: had they run on this pool, nothing else would
+  c.api.max_waiting = 1;
+  c.api.queue_wait = std::chrono::milliseconds(300);
+  Server server(c);
+  const Expected<unsigned short> port = server.start();
+  REQUIRE(port.has_value());
+  const std::string reviewed[2] = {long_game(*port, 30), long_game(*port, 30)};
+  const std::string other = long_game(*port, 0);
+  for (const std::string& id : reviewed)
+    REQUIRE(status_of(post(*port, "/api/review-start", R"({"session":")" + id + R"(","movetime":60})")) ==
+            200);
+  std::atomic<bool> answered[2] = {false, false};
+  std::string steps[2];
+  std::vector<std::thread> stepping;
+  for (int i = 0; i < 2; ++i)
+    stepping.emplace_back([&, i] {
+      // A search of 60 s (the longest a review allows): far longer than the test, until review-cancel.
+      steps[i] = post(*port, "/api/review-step", R"({"session":")" + reviewed[i] + R"("})",
+                      std::chrono::minutes(10));
+      answered[i] = true;
+    });
+  bool held = false;
+  for (int i = 0; i < 5000 && !held; ++i) {
+    const std::string stats = post(*port, "/api/stats", "{}");
+    if (status_of(stats) != 200) break;  // not answered while the steps search
+    held = body_of(stats).find("searches_running")->as_number() == 2;
+    if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(held);
+
+  const std::string state = post(*port, "/api/state", R"({"session":")" + other + R"("})");
+  const std::string moved = post(*port, "/api/move", R"({"session":")" + other + R"(","move":"c3-d4"})");
+  const std::string created = post(*port, "/api/new", "{}");
+  const std::string hint = post(*port, "/api/hint", R"({"session":")" + other + R"("})");
+  // Every answer came while both review steps were still searching.
+  const bool steps_running = !answered[0] && !answered[1];
+  CHECK(status_of(state) == 200);
+  CHECK(status_of(moved) == 200);
+  CHECK(status_of(created) == 200);
+  CHECK(status_of(hint) == 503);  // it waited its turn in the queue, and no engine came free
+  CHECK(body_of(hint).find("busy")->as_bool());
+  CHECK(steps_running);
+
+  for (const std::string& id : reviewed)
+    CHECK(status_of(post(*port, "/api/review-cancel", R"({"session":")" + id + R"("})")) == 200);
+  for (std::thread& t : stepping) t.join();
+  for (const std::string& step : steps) CHECK(status_of(step) == 200);  // stopped, the result dropped
+  server.stop();
 }

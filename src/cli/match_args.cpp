@@ -63,8 +63,9 @@ Status apply_engine_key(MatchEngine& e, const KeyValue& kv, const std::string& o
   } else if (kv.key.rfind("option.", 0) == 0 && kv.key.size() > 7) {
     e.spec.options.emplace_back(kv.key.substr(7), v);
   } else if (kv.key == "numbering") {
-    if (v != "standard" && v != "a1") return Error{what + ": \"" + v + "\" (expected standard or a1)"};
-    e.spec.numbering = v == "a1" ? Numbering::A1 : Numbering::Standard;
+    const std::optional<Numbering> numbering = parse_numbering(v);
+    if (!numbering) return Error{what + ": \"" + v + "\" (expected standard or a1)"};
+    e.spec.numbering = *numbering;
   } else if (kv.key == "tc") {
     Expected<TimeControl> tc = parse_time_control(v);
     if (!tc) return Error{what + ": " + tc.error()};

@@ -167,7 +167,7 @@ int analyze_main(const Args& args) {
   std::cerr << egdb.text() << "\n";
   for (const std::string& problem : egdb.problems) std::cerr << "endgame databases: " << problem << "\n";
   const Numbering numbering =
-      engine.options().get(option::kNumbering) == "a1" ? Numbering::A1 : Numbering::Standard;
+      parse_numbering(engine.options().get(option::kNumbering)).value_or(Numbering::Standard);
   const Expected<SearchLimits> parsed_limits = read_search_limits(vm, vm.count("pdn") ? 10 : 0);
   if (!parsed_limits) {
     std::cerr << "damas analyze: " << parsed_limits.error() << "\n";

@@ -13,9 +13,7 @@ Game::Game(const Position& start, DrawRules rules) : rules_(rules) {
 }
 
 Status Game::play(const Move& m) {
-  MoveList legal;
-  generate_legal_moves(current(), legal);
-  if (!legal.contains(m)) return Error{"illegal move " + to_hub_move(m)};
+  if (!is_legal(current(), m)) return Error{"illegal move " + to_hub_move(m)};
   const Position next = current().after(m);
   counters_.push_back(rules_ == DrawRules::Fmjd64 ? fmjd64_advance(counters_.back(), current(), next)
                                                   : DrawCounters{});

@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "damas/core/capture_walker.h"
+
 namespace damas {
 namespace {
 
@@ -47,97 +49,40 @@ bool has_capture_for(const Position& p) {
          kings_can_jump<kDL>(kings, enemy, empty) || kings_can_jump<kDR>(kings, enemy, empty);
 }
 
-// ---- Captures: depth-first over every sequence, keeping only the longest ------------------
+// ---- Captures: every sequence walked (capture_walker.h), only the longest kept -------------
 
-class CaptureGenerator {
+// The capture walker's visitor for move generation: every piece may be taken, the route is not
+// kept, and a finished sequence is a move when no other takes more.
+class LongestCaptures {
  public:
-  CaptureGenerator(Bitboard enemy, Bitboard empty, MoveList& out) : enemy_(enemy), empty_(empty), out_(out) {}
+  explicit LongestCaptures(MoveList& out) : out_(out) {}
 
-  void from_man(Square from) {
-    from_ = from;
-    empty_ |= bb(from);  // the moving piece has left its square
-    man_continue(bb(from), 0);
-    empty_ &= ~bb(from);
-  }
+  static bool may_take(Bitboard) { return true; }
+  static void enter(Square) {}
+  static void leave() {}
 
-  void from_king(Square from) {
-    from_ = from;
-    empty_ |= bb(from);
-    king_continue(bb(from), 0);
-    empty_ &= ~bb(from);
-  }
-
-  int best() const { return best_; }
-
- private:
-  template <Direction D>
-  bool man_try(Bitboard at, Bitboard captured) {
-    const Bitboard victim = step<D>(at) & enemy_ & ~captured;
-    if (!victim) return false;
-    const Bitboard landing = step<D>(victim) & empty_;
-    if (!landing) return false;
-    man_continue(landing, captured | victim);
-    return true;
-  }
-
-  void man_continue(Bitboard at, Bitboard captured) {
-    // Every direction must be explored (no short-circuit), in a fixed order.
-    int extended = 0;
-    extended += man_try<kUL>(at, captured);
-    extended += man_try<kUR>(at, captured);
-    extended += man_try<kDL>(at, captured);
-    extended += man_try<kDR>(at, captured);
-    if (!extended && captured) record(at, captured);
-  }
-
-  template <Direction D>
-  bool king_try(Bitboard at, Bitboard captured) {
-    Bitboard s = step<D>(at);
-    while (s & empty_) s = step<D>(s);
-    const Bitboard victim = s & enemy_ & ~captured;
-    if (!victim) return false;
-    Bitboard landing = step<D>(victim) & empty_;
-    if (!landing) return false;
-    const Bitboard now_captured = captured | victim;
-    do {
-      king_continue(landing, now_captured);
-      landing = step<D>(landing) & empty_;
-    } while (landing);
-    return true;
-  }
-
-  void king_continue(Bitboard at, Bitboard captured) {
-    int extended = 0;
-    extended += king_try<kUL>(at, captured);
-    extended += king_try<kUR>(at, captured);
-    extended += king_try<kDL>(at, captured);
-    extended += king_try<kDR>(at, captured);
-    if (!extended && captured) record(at, captured);
-  }
-
-  void record(Bitboard at, Bitboard captured) {
+  void complete(Square from, Bitboard at, Bitboard captured) {
     const int n = popcount(captured);
     if (n < best_) return;
     if (n > best_) {
       best_ = n;
       out_.clear();
     }
-    const Move m{captured, from_, lowest_square(at)};
+    const Move m{captured, from, lowest_square(at)};
     // A single capture has one route; longer ones may be reached along several.
     if (n >= 2 && out_.contains(m)) return;
     out_.push(m);
   }
 
-  Bitboard enemy_;
-  Bitboard empty_;
+ private:
   MoveList& out_;
-  Square from_{};
   int best_ = 1;  // a capture takes at least one piece
 };
 
 template <Color C>
 void generate_captures(const Position& p, MoveList& out) {
-  CaptureGenerator gen(p.pieces(~C), p.empty(), out);
+  LongestCaptures longest(out);
+  CaptureWalker gen(p.pieces(~C), p.empty(), longest);
   for (Bitboard b = p.kings(C); b;) gen.from_king(pop_lowest(b));
   const Bitboard enemy = p.pieces(~C);
   const Bitboard empty = p.empty();
@@ -252,6 +197,22 @@ void generate_legal_moves(const Position& p, MoveList& out) {
   assert(static_cast<int>(out.size()) == count_legal_moves(p));
   assert(out.empty() != has_legal_move(p));
 #endif
+}
+
+bool is_legal(const Position& p, const Move& m) {
+  MoveList legal;
+  generate_legal_moves(p, legal);
+  return legal.contains(m);
+}
+
+std::vector<Move> legal_prefix(Position p, const std::vector<Move>& line) {
+  std::vector<Move> prefix;
+  for (const Move& m : line) {
+    if (!is_legal(p, m)) break;
+    prefix.push_back(m);
+    p = p.after(m);
+  }
+  return prefix;
 }
 
 bool is_tactical(const Position& p, const Move& m) {

@@ -3,20 +3,15 @@
 #include <algorithm>
 #include <charconv>
 
+#include "damas/core/capture_walker.h"
+#include "damas/core/input_echo.h"
 #include "damas/core/movegen.h"
 #include "damas/core/text_lines.h"
 
 namespace damas {
 namespace {
 
-std::string quoted(std::string_view s) {
-  constexpr std::size_t kMaxShown = 40;
-  std::string r(1, '"');
-  r.append(s.substr(0, kMaxShown));
-  if (s.size() > kMaxShown) r.append("...");
-  r.push_back('"');
-  return r;
-}
+std::string quoted(std::string_view s) { return '"' + echo_input(s) + '"'; }
 
 // Parses a whole decimal number; nullopt-like -1 on failure.
 int parse_small_int(std::string_view s) {
@@ -63,6 +58,12 @@ int to_numbering(int standard_number, Numbering n) {
 }
 
 int from_numbering(int number, Numbering n) { return to_numbering(number, n); }
+
+std::optional<Numbering> parse_numbering(std::string_view name) {
+  if (name == "standard") return Numbering::Standard;
+  if (name == "a1") return Numbering::A1;
+  return std::nullopt;
+}
 
 // ---- FEN ----
 
@@ -200,16 +201,19 @@ std::string to_hub_position(const Position& p) {
 
 // ---- Hub moves ----
 
+MoveNumbers move_numbers(const Move& m, Numbering n) {
+  MoveNumbers numbers{to_numbering(square_number(m.from), n), to_numbering(square_number(m.to), n), {}};
+  for (Bitboard c = m.captured; c;) numbers.captured.push_back(to_numbering(square_number(pop_lowest(c)), n));
+  std::sort(numbers.captured.begin(), numbers.captured.end());
+  return numbers;
+}
+
 std::string to_hub_move(const Move& m, Numbering n) {
-  std::string s = std::to_string(to_numbering(square_number(m.from), n));
+  const MoveNumbers numbers = move_numbers(m, n);
+  std::string s = std::to_string(numbers.from);
   s += m.is_capture() ? 'x' : '-';
-  s += std::to_string(to_numbering(square_number(m.to), n));
-  if (m.is_capture()) {
-    std::vector<int> caps;
-    for (Bitboard c = m.captured; c;) caps.push_back(to_numbering(square_number(pop_lowest(c)), n));
-    std::sort(caps.begin(), caps.end());
-    for (int c : caps) s += 'x' + std::to_string(c);
-  }
+  s += std::to_string(numbers.to);
+  for (const int c : numbers.captured) s += 'x' + std::to_string(c);
   return s;
 }
 
@@ -285,35 +289,34 @@ namespace {
 
 bool is_king_of_mover(const Position& p, Square s) { return (p.kings() & bb(s)) != 0; }
 
-void route_search(const Position& p, bool king, Bitboard enemy, Bitboard empty, Square at, Bitboard captured,
-                  const Move& target, std::vector<Square>& path, std::vector<std::vector<Square>>& routes) {
-  if (captured == target.captured) {
-    if (at == target.to) routes.push_back(path);
-    return;
+// The capture walker's visitor for the routes of one move: only its pieces are taken, and a
+// sequence that took them all and ends on its landing square is one of its routes.
+class RoutesOf {
+ public:
+  RoutesOf(const Move& target, std::vector<std::vector<Square>>& routes) : target_(target), routes_(routes) {}
+
+  bool may_take(Bitboard victim) const { return (victim & target_.captured) != 0; }
+  void enter(Square landing) { path_.push_back(landing); }
+  void leave() { path_.pop_back(); }
+  void complete(Square, Bitboard at, Bitboard captured) {
+    if (captured == target_.captured && lowest_square(at) == target_.to) routes_.push_back(path_);
   }
-  for (Direction d : kDirections) {
-    Bitboard s = step(bb(at), d);
-    if (king)
-      while (s & empty) s = step(s, d);
-    const Bitboard victim = s & enemy & ~captured & target.captured;
-    if (!victim) continue;
-    for (Bitboard land = step(victim, d) & empty; land; land = king ? step(land, d) & empty : 0) {
-      path.push_back(lowest_square(land));
-      route_search(p, king, enemy, empty, lowest_square(land), captured | victim, target, path, routes);
-      path.pop_back();
-    }
-  }
-}
+
+ private:
+  const Move& target_;
+  std::vector<std::vector<Square>>& routes_;
+  std::vector<Square> path_;
+};
 
 }  // namespace
 
 std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m) {
   std::vector<std::vector<Square>> routes;
   if (!m.is_capture()) return routes;
-  std::vector<Square> path;
-  const Bitboard empty = p.empty() | bb(m.from);
-  route_search(p, is_king_of_mover(p, m.from), p.pieces(~p.side_to_move()), empty, m.from, 0, m, path,
-               routes);
+  RoutesOf visitor(m, routes);
+  CaptureWalker walker(p.pieces(~p.side_to_move()), p.empty(), visitor);
+  if (is_king_of_mover(p, m.from)) walker.from_king(m.from);
+  else walker.from_man(m.from);
   return routes;
 }
 

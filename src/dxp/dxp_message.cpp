@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "damas/core/input_echo.h"
 #include "damas/core/movegen.h"
 
 namespace damas::dxp {
@@ -59,12 +60,7 @@ std::optional<Color> read_color(char c) {
 char color_letter(Color c) { return c == Color::White ? 'W' : 'Z'; }
 
 Error bad(std::string_view what, std::string_view text) {
-  constexpr std::size_t kShown = 40;
-  std::string shown(text.substr(0, kShown));
-  for (char& c : shown)
-    if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) c = '?';
-  if (text.size() > kShown) shown += "...";
-  return Error{std::string(what) + " in \"" + shown + "\""};
+  return Error{std::string(what) + " in \"" + echo_input(text) + "\""};
 }
 
 Error wrong_length(std::string_view type, std::size_t expected, std::string_view text) {
@@ -272,10 +268,10 @@ std::string_view message_name(const Message& m) {
 MoveMessage to_move_message(const Move& m, int seconds, Numbering n) {
   MoveMessage mm;
   mm.seconds = seconds;
-  mm.from = to_numbering(square_number(m.from), n);
-  mm.to = to_numbering(square_number(m.to), n);
-  for (Bitboard c = m.captured; c;) mm.captured.push_back(to_numbering(square_number(pop_lowest(c)), n));
-  std::sort(mm.captured.begin(), mm.captured.end());
+  MoveNumbers numbers = move_numbers(m, n);
+  mm.from = numbers.from;
+  mm.to = numbers.to;
+  mm.captured = std::move(numbers.captured);
   return mm;
 }
 
@@ -299,9 +295,7 @@ Expected<Move> to_move(const Position& p, const MoveMessage& mm, Numbering n) {
   }
   if (popcount(wanted.captured) != static_cast<int>(mm.captured.size()))
     return Error{"a captured square is listed twice in move " + describe(mm)};
-  MoveList legal;
-  generate_legal_moves(p, legal);
-  if (!legal.contains(wanted)) return Error{"illegal move " + describe(mm)};
+  if (!is_legal(p, wanted)) return Error{"illegal move " + describe(mm)};
   return wanted;
 }
 

@@ -277,9 +277,7 @@ Status Engine::set_position(const Position& start, const std::vector<Move>& move
   std::vector<Position> history{start};
   history.reserve(moves.size() + 1);
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    MoveList legal;
-    generate_legal_moves(history.back(), legal);
-    if (!legal.contains(moves[i]))
+    if (!is_legal(history.back(), moves[i]))
       return Error{"move " + std::to_string(i + 1) + " of the move list is not legal"};
     history.push_back(history.back().after(moves[i]));
   }

@@ -85,11 +85,8 @@ std::vector<OptionSpec> tuning_knobs() {
   return {
       knob(option::kLmr, &T::lmr, "search: late move reductions"),
       knob(option::kProbCut, &T::probcut, "search: ProbCut (a shallow search far above beta predicts a cut)"),
-      knob(option::kSingleReplyExtension, &T::single_reply_extension,
-           "search: one more ply when only one move is legal"),
       knob(option::kThreatExtension, &T::threat_extension,
            "search: one more ply at the horizon when the opponent threatens a capture"),
-      knob(option::kFutility, &T::futility, "search: skip late quiet moves at depth 1-2 far below alpha"),
       knob(option::kSmpSkipDepths, &T::smp_skip_depths,
            "search, threads > 1: helper threads skip some depths, so they search ahead of the main thread"),
       knob(option::kSmpDeepestThread, &T::smp_deepest_thread,
@@ -102,14 +99,8 @@ std::vector<OptionSpec> tuning_knobs() {
           "time: percent of the planned time per move the search may use before it stops deepening"),
       knob(option::kAspirationDelta, &T::aspiration_delta, 5, 400,
            "search: half width of the first aspiration window at the root, in hundredths of a man"),
-      knob(option::kContempt, &T::contempt, -100, 100,
-           "search: a draw counts this many hundredths of a man against the engine when it plays "
-           "(positive avoids draws, negative seeks them); analysis ignores it",
-           true),
       knob(option::kCountermove, &T::countermove,
            "search: order the move that last refuted the opponent's move right after the killers"),
-      knob(option::kLmrHistory, &T::lmr_history,
-           "search: reduce a late move one ply more when its history is negative, one less when high"),
       knob(option::kTimeScoreDrop, &T::time_score_drop,
            "time management: search longer when the score falls as the search goes deeper"),
   };

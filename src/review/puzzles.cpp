@@ -14,19 +14,6 @@ int balance(const Position& p, Color side) {
   return std::popcount(p.pieces(side)) - std::popcount(p.pieces(~side));
 }
 
-// The moves of `line` from p while they are legal (a PV may end in a move of another position).
-std::vector<Move> legal_prefix(Position p, const std::vector<Move>& line) {
-  std::vector<Move> out;
-  for (const Move& m : line) {
-    MoveList legal;
-    generate_legal_moves(p, legal);
-    if (!legal.contains(m)) break;
-    out.push_back(m);
-    p = p.after(m);
-  }
-  return out;
-}
-
 // The solution: the line up to the first solver move after which the solver is a piece up and
 // stays so after the reply (or the opponent has no move). nullopt: the line wins no piece.
 std::optional<std::vector<Move>> winning_prefix(const Position& start, const std::vector<Move>& line,

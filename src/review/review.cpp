@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 
 namespace damas::review {
@@ -176,14 +177,14 @@ GameReview Reviewer::result() const {
     p.eval_after = white_view(played, mover);
     p.mark = mark_of(p.loss, config_);
     a.evals.push_back(p.eval_after);
-    std::string comment = eval_text(p.eval_after);
+    std::string comment = white_score_text(p.eval_after);
     // Moves in the comment as in the move text, so the PDN reads the same throughout.
     const auto pdn_move = [&](const Position& at, const Move& m) {
       return to_pdn_move(at, m, config_.squares);
     };
     if (p.mark != Mark::None)
-      comment += "; best " + pdn_move(pos, p.best) + " " + eval_text(white_view(r.score, mover)) + ": " +
-                 join_line(pos, p.best_line, pdn_move);
+      comment += "; best " + pdn_move(pos, p.best) + " " + white_score_text(white_view(r.score, mover)) +
+                 ": " + join_line(pos, p.best_line, pdn_move);
     notes.push_back({std::string(mark_style(p.mark).nag), comment});
     a.plies.push_back(std::move(p));
   }
@@ -209,14 +210,6 @@ std::string line_text(Position p, const std::vector<Move>& line, bool algebraic,
   return join_line(p, line, [&](const Position& at, const Move& m) {
     return algebraic ? to_algebraic(at, m) : to_hub_move(m, numbering);
   });
-}
-
-std::string eval_text(Score s) {
-  if (is_win_score(s)) return "White wins in " + std::to_string(kScoreWin - s);
-  if (is_loss_score(s)) return "Black wins in " + std::to_string(kScoreWin + s);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.2f", s / 100.0);
-  return buf;
 }
 
 std::string move_label(std::size_t i, Color first) {

@@ -17,6 +17,13 @@ namespace {
 
 constexpr Score kNoScore = -kScoreInfinite;
 
+// Order keys of the bands of the move order, highest first; a quiet move's key is its history
+// (within +-2^20, below every band above it).
+constexpr int kHashMoveKey = 1 << 30;
+constexpr int kCaptureKey = 1 << 28;
+constexpr int kKillerKey = 1 << 27;
+constexpr int kCountermoveKey = kKillerKey - 1;
+
 // A database win (loss) the search cannot take as proven, because a draw law may still end the
 // game first (the lone king's long diagonal, FMJD-64 7.2.7): a score in a band below the mate
 // scores, shorter wins higher, so the search keeps deepening and still heads for the win.
@@ -121,10 +128,6 @@ class Worker {
   int plies_left(const Position& pos, int ply) const;
   Key tt_key(const Position& pos, int ply) const;
   bool is_repetition(const Position& pos, int ply) const;
-  // A draw at `ply`: -contempt for the side to move at the root (even plies), +contempt for the other.
-  Score draw_score(int ply) const {
-    return kScoreDraw + (ply % 2 == 0 ? -request_.tuning.contempt : request_.tuning.contempt);
-  }
   bool should_stop();
   void check_limits();
   void count_node() { nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
@@ -158,9 +161,6 @@ class Worker {
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   // History heuristic: [side][from bit][to bit]; values saturate at +-kHistoryLimit.
   static constexpr int kHistoryLimit = 1 << 20;
-  // With SearchTuning::lmr_history, a late move above this history is reduced one ply less
-  // (about a fifth of the late moves of the bench positions at depth 19).
-  static constexpr int kHistoryTrusted = kHistoryLimit / 2;
   std::array<std::array<std::array<int, kBitboardBits>, kBitboardBits>, 2> history_{};
   // Countermoves (SearchTuning::countermove): the quiet move that last refuted the opponent's
   // move, by (side, its from bit, its to bit); played_[p] is the move made at ply p.
@@ -247,7 +247,7 @@ EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   const std::optional<egdb::Value> v = db->probe(pos, probe_cache_.get());
   if (!v) return {};
   tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  if (v->wdl == egdb::Wdl::Draw) return {draw_score(ply), true};
+  if (v->wdl == egdb::Wdl::Draw) return {kScoreDraw, true};
   const Score sign = v->wdl == egdb::Wdl::Win ? 1 : -1;
   if (v->plies > plies_left(pos, ply)) return {sign * (kOutOfCountWin - v->plies / 8), false};
   if (fmjd64_ && fmjd64_diagonal_law_possible(pos, draw_[static_cast<std::size_t>(ply)], v->plies))
@@ -308,11 +308,11 @@ void Worker::order(const Position& pos, MoveList& moves, const MoveTag& tt_move,
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const Move& m = moves[i];
     int k;
-    if (tt_move.matches(m)) k = 1 << 30;
-    else if (m.is_capture()) k = (1 << 28) + m.capture_count();  // all moves are captures then
-    else if (m == killers[0]) k = (1 << 27) + 1;
-    else if (m == killers[1]) k = 1 << 27;
-    else if (counter && m == *counter) k = (1 << 27) - 1;  // after the killers, before any history
+    if (tt_move.matches(m)) k = kHashMoveKey;
+    else if (m.is_capture()) k = kCaptureKey + m.capture_count();  // all moves are captures then
+    else if (m == killers[0]) k = kKillerKey + 1;
+    else if (m == killers[1]) k = kKillerKey;
+    else if (counter && m == *counter) k = kCountermoveKey;  // after the killers, before any history
     else k = hist[m.from.bit][m.to.bit];
     keys[i] = k;
   }
@@ -375,11 +375,11 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
 
   if (fmjd64_) {
     // A side without a move has lost even when a law would draw.
-    if (fmjd64_drawn(pos, draw_[p])) return has_legal_move(pos) ? draw_score(ply) : loss_in(ply);
+    if (fmjd64_drawn(pos, draw_[p])) return has_legal_move(pos) ? kScoreDraw : loss_in(ply);
   } else if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) {
-    return draw_score(ply);
+    return kScoreDraw;
   }
-  if (is_repetition(pos, ply)) return draw_score(ply);
+  if (is_repetition(pos, ply)) return kScoreDraw;
   const EgdbVerdict egdb = probe_egdb(pos, ply);
   if (egdb.score != kNoScore && (egdb.proven || depth <= 0 || ply >= kMaxPly)) return egdb.score;
   if (ply >= kMaxPly) return qsearch(pos, alpha, beta, ply);
@@ -436,14 +436,6 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   const Score alpha_orig = alpha;
   Score best = kNoScore;
   Move best_move = kNullMove;
-  // A forced reply costs nothing to look at one ply deeper.
-  const int extension = tuning.single_reply_extension && moves.size() == 1 ? 1 : 0;
-
-  // Futility: near the horizon, quiet moves of a side far below alpha are unlikely to catch up.
-  bool futile = false;
-  if (tuning.futility && !pv_node && depth <= 2 && !moves[0].is_capture() && !is_loss_score(alpha) &&
-      !is_win_score(alpha))
-    futile = static_eval(pos, ply) + tuning.futility_margin * depth <= alpha;
 
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Selection sort step: the best remaining move to position i.
@@ -456,23 +448,21 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
     moves[pick] = moves[i];
     moves[i] = m;
     std::swap(order_keys[i], order_keys[pick]);
-    if (futile && i > 0 && order_keys[i] < (1 << 27)) break;  // the rest is ordered lower still
 
     const Position child = pos.after(m);
     shared_.tt.prefetch(child.key());
     if (fmjd64_) draw_[p + 1] = fmjd64_advance(draw_[p], pos, child);
     played_[p] = m;
-    const int new_depth = depth - 1 + extension;
+    const int new_depth = depth - 1;
     Score s;
     if (i == 0) {
       s = -search(child, new_depth, -beta, -alpha, ply + 1, pv_node);
     } else {
-      // Late quiet moves are searched shallower first; a surprise is re-searched in full.
+      // Late quiet moves are searched shallower first; a surprise is re-searched in full. Only
+      // history moves: a killer or the countermove is exempt like a capture.
       int reduction = 0;
-      if (tuning.lmr && depth >= 3 && i >= 2 && !m.is_capture() && order_keys[i] < (1 << 27)) {
+      if (tuning.lmr && depth >= 3 && i >= 2 && !m.is_capture() && order_keys[i] < kCountermoveKey) {
         reduction = lmr_reduction(depth, i) - (pv_node ? 1 : 0);
-        // The order key is the move's history: one ply more when it failed, one less when it cut.
-        if (tuning.lmr_history) reduction += order_keys[i] < 0 ? 1 : order_keys[i] > kHistoryTrusted ? -1 : 0;
         reduction = std::clamp(reduction, 0, new_depth - 1);
       }
       s = -search(child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);

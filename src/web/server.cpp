@@ -82,7 +82,7 @@ struct Shared {
   Api& api;
   WsHub& hub;
   asio::thread_pool& quick_pool;   // API calls that do not search
-  asio::thread_pool& search_pool;  // hint, engine-move, analysis-start: they may wait in the queue
+  asio::thread_pool& search_pool;  // Api::may_search: the operations that take a search slot
   std::size_t search_capacity;     // threads of search_pool: more searches at once get 503 at once
   std::atomic<std::size_t>& searches_in_flight;
   std::atomic<std::size_t>& connections;

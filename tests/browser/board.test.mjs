@@ -179,6 +179,56 @@ await test("a forced multi-capture with two routes: the landing squares choose t
   expect(s.pieces.map((p) => p.square).sort().join() === "d6,g7,h8", "pieces: " + s.pieces.map((p) => p.square));
 });
 
+// The board has no rules of its own: what may be picked and where it may go is the engine's list.
+const marked = (selector) => page.$$eval(selector, (e) => e.map((x) => x.closest("[data-square]").dataset.square).sort().join());
+await test("a compulsory capture: only the capturing piece can be picked, its landings are the engine's", async () => {
+  await open("mode=two-players");
+  await setFen("W:Wa1,c3,g3:Bd4,h8");
+  const s = await state();
+  expect(s.must_capture && s.capturers.join() === "c3", "capturers: " + s.capturers.join());
+  expect((await marked(".piece.must")) === "c3", "ringed: " + (await marked(".piece.must")));
+  for (const quiet of ["a1", "g3"]) {
+    await click(quiet);
+    expect((await marked(".piece.selected")) === "" && (await marked(".sq.target")) === "",
+           quiet + " could be picked: " + (await marked(".piece.selected")) + " -> " + (await marked(".sq.target")));
+  }
+  await click("c3");
+  const landings = s.legal.filter((m) => m.from === "c3").map((m) => m.routes[0][0]).sort().join();
+  expect((await marked(".piece.selected")) === "c3", "c3 not picked");
+  expect((await marked(".sq.target")) === landings, "targets " + (await marked(".sq.target")) + ", engine " + landings);
+});
+
+await test("highlighting follows whatever legal moves the API lists (another rule set needs no JavaScript)", async () => {
+  await open("mode=two-players");
+  // The API's answer rewritten to a rule set the page has never seen: a man that moves backwards,
+  // and two captures that part after their first landing and both take g5, which no diagonal of
+  // theirs crosses.
+  const legal = [
+    { text: "c3-b2", id: "22-27", from: "c3", to: "b2", captured: [], routes: [["b2"]] },
+    { text: "e3:f4:h6", id: "23x10x14", from: "e3", to: "h6", captured: ["g5"], routes: [["f4", "h6"]] },
+    { text: "e3:f4:d6", id: "23x11x14", from: "e3", to: "d6", captured: ["e5", "g5"], routes: [["f4", "d6"]] },
+  ];
+  await page.route("**/api/new", async (route) => {
+    const r = await route.fetch();
+    const json = await r.json();
+    await route.fulfill({ response: r, json: Object.assign(json, { legal, must_capture: false, capturers: [] }) });
+  });
+  try {
+    await setFen("W:Wc3,e3:Bg5");
+  } finally {
+    await page.unroute("**/api/new");
+  }
+  await click("c3");
+  expect((await marked(".sq.target")) === "b2", "targets of c3: " + (await marked(".sq.target")));
+  await click("e3");
+  expect((await marked(".sq.target")) === "f4", "first landing of e3: " + (await marked(".sq.target")));
+  await click("f4");
+  expect((await marked(".sq.target")) === "d6,h6", "second landings: " + (await marked(".sq.target")));
+  expect((await marked(".sq.path")) === "f4", "path: " + (await marked(".sq.path")));
+  expect((await marked(".piece.captured")) === "g5", "taken either way: " + (await marked(".piece.captured")));
+  expect((await movesText()).length === 0, "a move was sent");
+});
+
 for (const level of ["beginner", "easy", "medium", "hard", "full"]) {
   await test(`a full game against the computer at ${level} ends with its result`, async () => {
     await open(`mode=computer&level=${level}&movetime=0.02`);

@@ -8,6 +8,8 @@
 // distinct by (from, to, captured set): other routes to the same triple are not listed twice.
 #pragma once
 
+#include <vector>
+
 #include "damas/core/move.h"
 #include "damas/core/position.h"
 
@@ -19,6 +21,12 @@ bool has_capture(const Position& p, Color side);
 bool has_legal_move(const Position& p);
 int count_legal_moves(const Position& p);
 void generate_legal_moves(const Position& p, MoveList& out);
+
+// Is m one of the legal moves of p?
+bool is_legal(const Position& p, const Move& m);
+// The moves of `line` from p while each is legal where it is played (a PV may end in a move of
+// another position).
+std::vector<Move> legal_prefix(Position p, const std::vector<Move>& line);
 
 // Moves that change the material balance or crown a man: the quiescence search's moves.
 // Every capture is one; so is a man's step onto the far row.

@@ -7,6 +7,7 @@
 //                        White's men on 1-12). Same squares, ranks counted from the other end.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,15 @@ enum class Numbering { Standard, A1 };
 // Converts a square number between numberings (an involution; valid for 1..32).
 int to_numbering(int standard_number, Numbering n);
 int from_numbering(int number, Numbering n);
+// The squares of a move as numbers in a numbering, the captured ones ascending (Hub and DXP moves).
+struct MoveNumbers {
+  int from = 0;
+  int to = 0;
+  std::vector<int> captured;
+};
+MoveNumbers move_numbers(const Move& m, Numbering n);
+// The numbering named by the `numbering` option's values "standard" and "a1"; nullopt otherwise.
+std::optional<Numbering> parse_numbering(std::string_view name);
 
 // ---- Positions ----
 // PDN FEN, e.g. "W:W21-32:B1-12" or "B:W18,K5:BK29", or with algebraic squares as lidraughts

@@ -92,16 +92,12 @@ inline constexpr std::string_view kEgdbPath = "egdb-path";          // directory
 // Tuning knobs (Visibility::Tuning), each a field of SearchTuning.
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";
-inline constexpr std::string_view kSingleReplyExtension = "single-reply-extension";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
-inline constexpr std::string_view kFutility = "futility";
 inline constexpr std::string_view kCountermove = "countermove";
-inline constexpr std::string_view kLmrHistory = "lmr-history";
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 inline constexpr std::string_view kLmrDivisor = "lmr-divisor";  // hundredths: 180 = 1.8
 inline constexpr std::string_view kTimeUse = "time-use";        // percent: 100 = as planned
-inline constexpr std::string_view kContempt = "contempt";       // play only, not analysis
 inline constexpr std::string_view kAspirationDelta = "aspiration-delta";
 inline constexpr std::string_view kTimeScoreDrop = "time-score-drop";
 }  // namespace option

@@ -107,9 +107,6 @@ GameReview review_game(Engine& engine, const PdnGame& pdn, const ReviewConfig& c
 std::string line_text(Position p, const std::vector<Move>& line, bool algebraic = false,
                       Numbering numbering = Numbering::Standard);
 
-// "+0.35", "-1.20", "White wins in 7", ... from White's point of view.
-std::string eval_text(Score white_view);
-
 // "14. " or "14... " for ply i of a game whose first mover is `first`.
 std::string move_label(std::size_t ply, Color first);
 

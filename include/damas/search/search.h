@@ -49,12 +49,9 @@ struct SearchTuning {
   int probcut_min_depth = 5;
   int probcut_reduction = 4;
   Score probcut_margin = 60;
-  bool single_reply_extension = false;  // measured: 3.5x nodes per depth, no gain at equal nodes
   // At the horizon, a quiet position where the opponent threatens a capture gets one more ply
   // (the side to move may still parry) instead of the static evaluation.
   bool threat_extension = false;
-  bool futility = false;       // skip late quiet moves at depth 1-2 far below alpha
-  Score futility_margin = 90;  // per ply of depth
   // Lazy SMP: helper threads search other depths than the main thread (a table of skipped
   // depths), so that two threads are not two copies of one iteration.
   bool smp_skip_depths = true;
@@ -67,12 +64,6 @@ struct SearchTuning {
   double time_use = 1.0;
   // Move ordering: after the killers, the quiet move that last refuted the opponent's last move.
   bool countermove = false;
-  // Late move reductions: one ply more for a move whose history is negative, one less for one
-  // whose history is high.
-  bool lmr_history = false;
-  // Contempt: a draw is worth -contempt to the side to move at the root (hundredths of a man),
-  // so a positive value plays on rather than repeat a position it thinks slightly better.
-  Score contempt = 0;
 };
 
 struct SearchRequest {

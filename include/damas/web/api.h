@@ -94,7 +94,8 @@ class Api {
   void stop_analysis(const std::string& session);
   // Searches at once plus the requests that may wait for one: how many callers handle() may block.
   std::size_t search_capacity() const;
-  // True for the operations that search (and so may wait in the queue): hint, engine-move, analysis-start.
+  // True for the operations that need a search slot (and so may wait in the queue): hint,
+  // engine-move, analysis-start, review-step; read from the table of operations, not listed here.
   static bool may_search(std::string_view target);
   // The 503 busy answer for a search refused before it reached the queue; counted in `stats`.
   ApiResponse refuse_busy(const std::string& message);

@@ -1,0 +1,48 @@
+// The page's own settings: the board style (Brazilian, or the mirrored Filipino board, kept in
+// localStorage "damas.board") and where the engine runs (the server or this browser).
+import { browserTransport, serverTransport, showMessage } from "./transport.js";
+
+const $ = (id) => document.getElementById(id);
+const STYLE_KEY = "damas.board";
+
+// The style asked for (?board=), else the one kept, else Brazilian.
+export function initialStyle(params) {
+  let style = params.get("board");
+  try { style = style || localStorage.getItem(STYLE_KEY); } catch (e) { /* no storage */ }
+  return style === "filipino" ? "filipino" : "brazilian";
+}
+
+export function showStyle(style) {
+  $("board-style").value = style;
+  document.body.dataset.board = style;
+}
+
+// Sets and keeps the style; the caller draws the board again.
+export function setBoardStyle(app, style) {
+  app.view.style = style === "filipino" ? "filipino" : "brazilian";
+  try { localStorage.setItem(STYLE_KEY, app.view.style); } catch (e) { /* not kept: this page only */ }
+  showStyle(app.view.style);
+}
+
+// The transport the engine selector asks for, or null (with the selector put back) where it
+// cannot run here.
+export function chosenTransport(app) {
+  const wanted = $("engine-where").value === "browser" ? browserTransport(app.browserAvailable) : serverTransport();
+  if (!wanted) {
+    showMessage("the engine in this browser is not available here");
+    $("engine-where").value = app.transport.name;
+  }
+  return wanted;
+}
+
+// Offers the engines this folder has (engines.json) and picks one: ?engine=browser, or the
+// browser's where no server answers.
+export function chooseEngine(app, here, params) {
+  const onServer = here.server === true;
+  $("engine-where").querySelector('[value="browser"]').disabled = !app.browserAvailable;
+  $("engine-where").querySelector('[value="server"]').disabled = !onServer;
+  if (app.browserAvailable && (params.get("engine") === "browser" || !onServer)) {
+    app.transport = browserTransport(true);
+    $("engine-where").value = "browser";
+  }
+}
