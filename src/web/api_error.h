@@ -3,9 +3,8 @@
 #pragma once
 
 #include <string>
-#include <utility>
-#include <variant>
 
+#include "damas/core/expected.h"
 #include "damas/core/json.h"
 #include "damas/web/api.h"
 
@@ -38,21 +37,7 @@ ApiResponse ok_response(const Json& j);
 
 // A value or the error that stands in its place.
 template <typename T>
-class Result {
- public:
-  Result(T value) : data_(std::move(value)) {}         // NOLINT: implicit by design
-  Result(ApiError error) : data_(std::move(error)) {}  // NOLINT: implicit by design
-
-  explicit operator bool() const { return data_.index() == 0; }
-  const T& operator*() const& { return std::get<0>(data_); }
-  T& operator*() & { return std::get<0>(data_); }
-  const T* operator->() const { return &std::get<0>(data_); }
-  T* operator->() { return &std::get<0>(data_); }
-  const ApiError& error() const { return std::get<1>(data_); }
-
- private:
-  std::variant<T, ApiError> data_;
-};
+using Result = Expected<T, ApiError>;
 
 // What an operation answers: the JSON of a success, or an error.
 using Answer = Result<Json>;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -11,11 +12,12 @@ struct Error {
   std::string message;
 };
 
-template <typename T>
+// E is the error's type: Error (a message) unless a caller needs more, such as the web API's kind.
+template <typename T, typename E = Error>
 class Expected {
  public:
-  Expected(T value) : data_(std::move(value)) {}      // NOLINT: implicit by design
-  Expected(Error error) : data_(std::move(error)) {}  // NOLINT: implicit by design
+  Expected(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Expected(E error) : data_(std::move(error)) {}  // NOLINT: implicit by design
 
   bool has_value() const { return data_.index() == 0; }
   explicit operator bool() const { return has_value(); }
@@ -23,11 +25,17 @@ class Expected {
   T& value() & { return std::get<0>(data_); }
   T&& value() && { return std::get<0>(std::move(data_)); }
   const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
   const T* operator->() const { return &value(); }
-  const std::string& error() const { return std::get<1>(data_).message; }
+  T* operator->() { return &value(); }
+  // The message of an Error; the whole error of another type.
+  const auto& error() const {
+    if constexpr (std::is_same_v<E, Error>) return std::get<1>(data_).message;
+    else return std::get<1>(data_);
+  }
 
  private:
-  std::variant<T, Error> data_;
+  std::variant<T, E> data_;
 };
 
 // For operations that return nothing on success.

@@ -12,6 +12,9 @@
 
 namespace damas {
 
+inline constexpr int kMaxPly = 128;    // deepest ply the search reaches (incl. captures)
+inline constexpr int kMaxDepth = 100;  // deepest nominal iteration
+
 // Limits of one search. Nothing set = search until stop().
 struct SearchLimits {
   std::optional<int> depth;            // nominal depth in plies

@@ -20,9 +20,6 @@
 
 namespace damas {
 
-inline constexpr int kMaxPly = 128;    // deepest ply the search reaches (incl. captures)
-inline constexpr int kMaxDepth = 100;  // deepest nominal iteration
-
 // Signals between the facade and a running search.
 struct SearchControl {
   std::atomic<bool> stop{false};
