@@ -35,7 +35,8 @@ TEST_CASE("move picker: hash move, killers, countermove, then history, each move
   const Position pos = Position::start();
   const MoveList legal = moves_of(pos);
   REQUIRE(legal.size() == 7);
-  const Move hash = legal[6], killer_old = legal[1], killer_new = legal[2], counter = legal[3], worst = legal[4];
+  const Move hash = legal[6], killer_old = legal[1], killer_new = legal[2], counter = legal[3],
+             worst = legal[4];
   MoveHistory history(true);
   // The countermove of opponent_move(0), stored at another ply than the killers.
   history.note_played(0, opponent_move(0));
@@ -87,8 +88,8 @@ TEST_CASE("move picker: without countermoves the refutation stays in the History
 }
 
 TEST_CASE("move picker: a capture position is all Capture band but the hash move", "[search]") {
-  // White 22 (c3... standard numbering) can take 18; both men of Black may be taken.
-  const Position pos = testing::fen("W:W22,23:B18,19");
+  // The man on 22 takes 17 or 18.
+  const Position pos = testing::fen("W:W22:B17,18");
   MoveList moves = moves_of(pos);
   REQUIRE(moves.size() >= 2);
   REQUIRE(moves[0].is_capture());
@@ -113,7 +114,7 @@ TEST_CASE("move history: values saturate within the limit both ways", "[search]"
   CHECK(lost >= -MoveHistory::kLimit);
   CHECK(history.killers(5)[0] == legal[1]);
   // A capture that cuts is no killer and changes no history.
-  const Position capture_pos = testing::fen("W:W22,23:B18,19");
+  const Position capture_pos = testing::fen("W:W22:B17,18");
   const MoveList captures = moves_of(capture_pos);
   history.reward_cut(capture_pos, std::vector<Move>{captures[0]}, 20, 5);
   CHECK(history.killers(5)[0] == legal[1]);

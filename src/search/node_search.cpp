@@ -150,8 +150,8 @@ Score Worker::search_moves(const Position& pos, int depth, Score alpha, Score be
   }
 
   const Bound bound = best >= beta ? Bound::Lower : best > alpha_orig ? Bound::Exact : Bound::Upper;
-  shared_.tt.store(key, TTEntry{best_move.is_null() ? tt_move : MoveTag::of(best_move), score_to_tt(best, ply), 0,
-                                depth, bound});
+  shared_.tt.store(key, TTEntry{best_move.is_null() ? tt_move : MoveTag::of(best_move),
+                                score_to_tt(best, ply), 0, depth, bound});
   return best;
 }
 
@@ -159,7 +159,8 @@ void Worker::update_pv(int ply, const Move& m) {
   const auto p = static_cast<std::size_t>(ply);
   pv_[p][0] = m;
   const int child_len = pv_length_[p + 1];
-  for (int i = 0; i < child_len; ++i) pv_[p][static_cast<std::size_t>(i) + 1] = pv_[p + 1][static_cast<std::size_t>(i)];
+  for (int i = 0; i < child_len; ++i)
+    pv_[p][static_cast<std::size_t>(i) + 1] = pv_[p + 1][static_cast<std::size_t>(i)];
   pv_length_[p] = child_len + 1;
 }
 

@@ -48,7 +48,8 @@ std::array<std::array<std::uint8_t, 64>, 64> reduction_table(double divisor) {
   }();
   std::array<std::array<std::uint8_t, 64>, 64> table{};
   for (std::size_t d = 1; d < 64; ++d)
-    for (std::size_t i = 1; i < 64; ++i) table[d][i] = static_cast<std::uint8_t>(0.5 + logs[d] * logs[i] / divisor);
+    for (std::size_t i = 1; i < 64; ++i)
+      table[d][i] = static_cast<std::uint8_t>(0.5 + logs[d] * logs[i] / divisor);
   return table;
 }
 

@@ -80,8 +80,8 @@ class Worker {
   struct IterationTrack {
     Move last_best = kNullMove;
     int best_changes = 0;
-    int stable = 0;          // iterations since the best move last changed
-    Score peak = kNoScore;   // best root score of the completed iterations (not a win or loss)
+    int stable = 0;         // iterations since the best move last changed
+    Score peak = kNoScore;  // best root score of the completed iterations (not a win or loss)
   };
 
   // Iterative deepening (iterate.cpp).
@@ -94,7 +94,8 @@ class Worker {
   Score search(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node);
   Score search_moves(const Position& pos, int depth, Score alpha, Score beta, int ply, bool pv_node,
                      const MoveTag& tt_move, Key key);
-  std::optional<Score> probcut(const Position& pos, int depth, Score beta, int ply, const std::optional<TTEntry>& tte);
+  std::optional<Score> probcut(const Position& pos, int depth, Score beta, int ply,
+                               const std::optional<TTEntry>& tte);
   Score qsearch(const Position& pos, Score alpha, Score beta, int ply);
   void update_pv(int ply, const Move& m);
   // The node's surroundings (worker.cpp).

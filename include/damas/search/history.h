@@ -46,7 +46,7 @@ class MoveHistory {
 
   bool countermoves_;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
-  std::array<Table, 2> table_{};  // [side][from bit][to bit]
+  std::array<Table, 2> table_{};               // [side][from bit][to bit]
   std::array<Move, kCounterSlots> counter_{};  // by (side, opponent's from bit, to bit)
   std::array<Move, kMaxPly + 1> played_{};
 };

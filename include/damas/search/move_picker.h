@@ -26,7 +26,8 @@ struct PickedMove {
 class MovePicker {
  public:
   // Orders moves in place: picked moves gather at the front in the order picked.
-  MovePicker(const Position& pos, MoveList& moves, const MoveTag& hash_move, const MoveHistory& history, int ply)
+  MovePicker(const Position& pos, MoveList& moves, const MoveTag& hash_move, const MoveHistory& history,
+             int ply)
       : moves_(moves) {
     const std::array<Move, 2>& killers = history.killers(ply);
     const Move* counter = history.countermove(pos, ply);
