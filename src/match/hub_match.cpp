@@ -247,13 +247,13 @@ std::optional<Outcome> play_move(Game& game, Side& side, EngineTotals& totals) {
     return loss_of(side, colour, Failure::IllegalMove, "'" + reply.move + "'" + at + ": " + move.error());
   ++totals.moves;
   totals.seconds += reply.seconds;
-  totals.nodes += reply.nodes;
-  if (reply.depth > 0) {
+  totals.nodes += reply.info.nodes;
+  if (reply.info.depth > 0) {
     ++totals.moves_with_depth;
-    totals.depth_sum += reply.depth;
+    totals.depth_sum += reply.info.depth;
   }
   charge_clock(side, reply.seconds);
-  side.scores.push_back(reply.score);
+  side.scores.push_back(reply.info.score);
   (void)game.play(*move);  // legal: parse_hub_move matched it against the legal moves
   return std::nullopt;
 }
