@@ -77,19 +77,16 @@ TEST_CASE("options: every default is a value its own option accepts", "[options]
   }
 }
 
-TEST_CASE("options: every tuning knob defaults to its SearchTuning field, in play and in analysis",
-          "[options]") {
+TEST_CASE("options: every tuning knob defaults to its SearchTuning field", "[options]") {
   const std::vector<const OptionSpec*> all = knobs();
   REQUIRE(all.size() == 10);
   const SearchTuning defaults;
-  for (const GoMode mode : {GoMode::Think, GoMode::Analyze}) {
-    const SearchTuning from_options = Options{}.tuning(mode);
-    for (const OptionSpec* spec : all) {
-      INFO("option " << spec->name);
-      CHECK(spec->visibility == Visibility::Tuning);
-      CHECK(spec->default_value == spec->tuning->read(defaults));
-      CHECK(spec->tuning->read(from_options) == spec->tuning->read(defaults));
-    }
+  const SearchTuning from_options = Options{}.tuning();
+  for (const OptionSpec* spec : all) {
+    INFO("option " << spec->name);
+    CHECK(spec->visibility == Visibility::Tuning);
+    CHECK(spec->default_value == spec->tuning->read(defaults));
+    CHECK(spec->tuning->read(from_options) == spec->tuning->read(defaults));
   }
 }
 
@@ -99,15 +96,13 @@ TEST_CASE("options: a knob's value reaches its SearchTuning field in the option'
   REQUIRE(options.set(option::kLmrDivisor, "150"));
   REQUIRE(options.set(option::kTimeUse, "125"));
   REQUIRE(options.set(option::kAspirationDelta, "40"));
-  const SearchTuning play = options.tuning(GoMode::Think);
-  CHECK_FALSE(play.lmr);
-  CHECK(play.lmr_divisor == 1.5);
-  CHECK(play.time_use == 1.25);
-  CHECK(play.aspiration_delta == 40);
-  const SearchTuning analysis = options.tuning(GoMode::Analyze);
-  CHECK(analysis.lmr_divisor == 1.5);
+  const SearchTuning tuning = options.tuning();
+  CHECK_FALSE(tuning.lmr);
+  CHECK(tuning.lmr_divisor == 1.5);
+  CHECK(tuning.time_use == 1.25);
+  CHECK(tuning.aspiration_delta == 40);
   CHECK_FALSE(options.set(option::kLmrDivisor, "1.5").has_value());
-  CHECK(options.tuning(GoMode::Think).lmr_divisor == 1.5);
+  CHECK(options.tuning().lmr_divisor == 1.5);
 }
 
 TEST_CASE("options: Hub lists at most 18 parameters, every user option and no tuning knob", "[options]") {

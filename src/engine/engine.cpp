@@ -320,7 +320,7 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   // A fixed seed repeats exactly (the search mixes in the position); 0 varies every search.
   const auto fixed_seed = static_cast<std::uint64_t>(options.get_int(option::kSeed));
   r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : seed_base + 0x9E3779B97F4A7C15ULL * ++searches;
-  r.tuning = options.tuning(p.mode);
+  r.tuning = options.tuning();
   return r;
 }
 

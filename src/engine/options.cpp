@@ -38,8 +38,8 @@ OptionSpec knob(std::string_view name, bool SearchTuning::*field, std::string he
   return knob(boolean(name, false, std::move(help)), {field});
 }
 OptionSpec knob(std::string_view name, int SearchTuning::*field, std::int64_t min, std::int64_t max,
-                std::string help, bool play_only = false) {
-  return knob(integer(name, 0, min, max, std::move(help)), {field, play_only});
+                std::string help) {
+  return knob(integer(name, 0, min, max, std::move(help)), {field});
 }
 OptionSpec hundredths_knob(std::string_view name, double SearchTuning::*field, std::int64_t min,
                            std::int64_t max, std::string help) {
@@ -198,12 +198,10 @@ std::int64_t Options::get_int(std::string_view name) const {
 
 bool Options::get_bool(std::string_view name) const { return std::get<bool>(values_.find(name)->second); }
 
-SearchTuning Options::tuning(GoMode mode) const {
+SearchTuning Options::tuning() const {
   SearchTuning tuning;
-  for (const OptionSpec& spec : option_specs()) {
-    if (!spec.tuning || (spec.tuning->play_only && mode == GoMode::Analyze)) continue;
-    spec.tuning->write(tuning, values_.find(spec.name)->second);
-  }
+  for (const OptionSpec& spec : option_specs())
+    if (spec.tuning) spec.tuning->write(tuning, values_.find(spec.name)->second);
   return tuning;
 }
 

@@ -121,11 +121,7 @@ void Frontend::cmd_hub() {
     m.arg("name", spec.name).arg("value", engine_.options().get(spec.name)).arg("type", type_name(spec.type));
     if (spec.type == OptionType::Int)
       m.arg("min", std::to_string(spec.min)).arg("max", std::to_string(spec.max));
-    if (spec.type == OptionType::Enum) {
-      std::string values;
-      for (const std::string& v : spec.values) values += (values.empty() ? "" : " ") + v;
-      m.arg("values", values);
-    }
+    if (spec.type == OptionType::Enum) m.arg("values", join_values(spec.values));
     emit(m.str());
   }
   emit("wait");

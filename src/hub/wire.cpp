@@ -59,6 +59,23 @@ Expected<double> parse_real(std::string_view name, std::string_view text, double
   return v;
 }
 
+// The value of argument `name`, "" when the line has none.
+std::string value_of(const Line& line, std::string_view name) {
+  const Argument* a = line.find(name);
+  return a ? a->value : std::string();
+}
+
+// The words of a `values` list (join_values' inverse): split at spaces, empty words dropped.
+std::vector<std::string> split_values(std::string_view text) {
+  std::vector<std::string> words;
+  while (!text.empty()) {
+    const std::size_t space = text.find(' ');
+    if (space != 0) words.emplace_back(text.substr(0, space));
+    text.remove_prefix(space == std::string_view::npos ? text.size() : space + 1);
+  }
+  return words;
+}
+
 constexpr std::int64_t kMaxLevelDepth = 1000;
 constexpr double kMaxSeconds = 1e7;  // about four months: anything above is a typo or an attack
 constexpr std::int64_t kMaxMovesToGo = 100000;
@@ -145,14 +162,18 @@ bool is_token(std::string_view value) {
 Message::Message(std::string_view command) : text_(command) {}
 
 Message& Message::arg(std::string_view name, std::string_view value) {
+  if (!is_token(value)) return quoted(name, value);
   text_ += ' ';
   text_ += name;
   text_ += '=';
-  if (is_token(value)) {
-    text_ += value;
-    return *this;
-  }
-  text_ += '"';
+  text_ += value;
+  return *this;
+}
+
+Message& Message::quoted(std::string_view name, std::string_view value) {
+  text_ += ' ';
+  text_ += name;
+  text_ += "=\"";
   for (const char c : value) text_ += c == '"' ? '\'' : is_control(c) ? '?' : c;
   text_ += '"';
   return *this;
@@ -235,6 +256,12 @@ std::string format_done(const SearchResult& result, const Position& root, Number
   return m.str();
 }
 
+std::string join_values(const std::vector<std::string>& values) {
+  std::string text;
+  for (const std::string& v : values) text += (text.empty() ? "" : " ") + v;
+  return text;
+}
+
 Expected<SearchLimits> parse_level(const Line& line) {
   SearchLimits limits;
   for (const Argument& a : line.args) {
@@ -272,6 +299,41 @@ Expected<SearchLimits> parse_level(const Line& line) {
   }
   return limits;
 }
+
+// ---- An engine's answers, as a client reads them --------------------------------------------
+
+std::string_view command_of(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size() && is_space(text[start])) ++start;
+  std::size_t end = start;
+  while (end < text.size() && is_id(text[end])) ++end;
+  return text.substr(start, end - start);
+}
+
+std::optional<ParamDeclaration> read_param(const Line& line) {
+  if (!line.has("name")) return std::nullopt;
+  ParamDeclaration p;
+  p.name = value_of(line, "name");
+  p.type = value_of(line, "type");
+  p.value = value_of(line, "value");
+  p.values = split_values(value_of(line, "values"));
+  return p;
+}
+
+InfoFigures read_info(const Line& line) {
+  InfoFigures figures;
+  if (const Argument* a = line.find("depth")) figures.depth = std::atoi(a->value.c_str());
+  if (const Argument* a = line.find("nodes")) figures.nodes = std::strtoull(a->value.c_str(), nullptr, 10);
+  if (const Argument* a = line.find("score")) {
+    char* end = nullptr;
+    const double v = std::strtod(a->value.c_str(), &end);
+    if (end != a->value.c_str() && std::isfinite(v) && std::fabs(v) < 1e6)
+      figures.score = static_cast<int>(std::lround(v * 100));
+  }
+  return figures;
+}
+
+DoneAnswer read_done(const Line& line) { return {value_of(line, "move"), value_of(line, "ponder")}; }
 
 // ---- Input assembly -------------------------------------------------------------------------
 

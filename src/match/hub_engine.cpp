@@ -9,9 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -58,22 +56,6 @@ SteadyClock::time_point after_seconds(double seconds) {
   const int e = errno;
   (void)!::write(status_fd, &e, sizeof e);
   ::_exit(127);
-}
-
-// A `param` line of the handshake: name, type, value and the values of an enum.
-HubParam param_from(const hub::Line& line) {
-  HubParam p;
-  p.name = line.find("name")->value;
-  if (const hub::Argument* a = line.find("type")) p.type = a->value;
-  if (const hub::Argument* a = line.find("value")) p.value = a->value;
-  if (const hub::Argument* a = line.find("values")) {
-    std::string word;
-    for (char c : a->value + " ") {
-      if (c != ' ') word += c;
-      else if (!word.empty()) p.values.push_back(std::exchange(word, {}));
-    }
-  }
-  return p;
 }
 
 }  // namespace
@@ -288,7 +270,8 @@ Status HubEngine::wait_for(std::string_view command, SteadyClock::time_point dea
       return Error{message + " while waiting for " + what};
     }
     if (parsed->command == "id" && parsed->find("name")) id_name_ = parsed->find("name")->value;
-    if (parsed->command == "param" && parsed->find("name")) params_.push_back(param_from(*parsed));
+    if (parsed->command == "param")
+      if (std::optional<hub::ParamDeclaration> p = hub::read_param(*parsed)) params_.push_back(std::move(*p));
   }
 }
 
@@ -300,28 +283,30 @@ Status HubEngine::handshake(SteadyClock::time_point deadline) {
 Status HubEngine::configure() {
   bool variant_given = false, draw_rules_given = false;
   for (const auto& [name, value] : spec_.options) {
-    if (Status s = send(hub::Message("set-param").arg("name", name).arg("value", value).str()); !s) return s;
+    if (Status s = set_param(name, value); !s) return s;
     variant_given = variant_given || name == "variant";
     draw_rules_given = draw_rules_given || name == "draw-rules";
   }
   const auto declares = [&](std::string_view name) {
-    return std::any_of(params_.begin(), params_.end(), [&](const HubParam& p) { return p.name == name; });
+    return std::any_of(params_.begin(), params_.end(),
+                       [&](const hub::ParamDeclaration& p) { return p.name == name; });
   };
   if (!spec_.draw_rules.empty() && !draw_rules_given && declares("draw-rules"))
-    if (Status s =
-            send(hub::Message("set-param").arg("name", "draw-rules").arg("value", spec_.draw_rules).str());
-        !s)
-      return s;
-  const auto variant =
-      std::find_if(params_.begin(), params_.end(), [](const HubParam& p) { return p.name == "variant"; });
+    if (Status s = set_param("draw-rules", spec_.draw_rules); !s) return s;
+  const auto variant = std::find_if(params_.begin(), params_.end(),
+                                    [](const hub::ParamDeclaration& p) { return p.name == "variant"; });
   if (variant != params_.end() && !variant_given) {
     const bool brazilian =
         variant->value == "brazilian" ||
         std::find(variant->values.begin(), variant->values.end(), "brazilian") != variant->values.end();
     if (!brazilian) return Error{"its variant parameter does not offer \"brazilian\""};
-    if (Status s = send("set-param name=variant value=brazilian"); !s) return s;
+    if (Status s = set_param("variant", "brazilian"); !s) return s;
   }
   return send("init");
+}
+
+Status HubEngine::set_param(std::string_view name, std::string_view value) {
+  return send(hub::Message("set-param").arg("name", name).arg("value", value).str());
 }
 
 Status HubEngine::new_game() {
@@ -343,17 +328,6 @@ const std::string& HubEngine::moves_text(const Position& start, const std::vecto
     moves_text_ += to_hub_move(moves[moves_sent_], spec_.numbering);
   }
   return moves_text_;
-}
-
-void HubEngine::read_info(const hub::Line& line, ThinkReply& reply) const {
-  if (const hub::Argument* a = line.find("depth")) reply.depth = std::atoi(a->value.c_str());
-  if (const hub::Argument* a = line.find("nodes")) reply.nodes = std::strtoull(a->value.c_str(), nullptr, 10);
-  if (const hub::Argument* a = line.find("score")) {
-    char* end = nullptr;
-    const double v = std::strtod(a->value.c_str(), &end);
-    if (end != a->value.c_str() && std::isfinite(v) && std::fabs(v) < 1e6)
-      reply.score = static_cast<int>(std::lround(v * 100));
-  }
 }
 
 // The deadline passed: ask for the move and give the engine a short while before killing it.
@@ -380,10 +354,11 @@ void HubEngine::finish_late(ThinkReply& reply, SteadyClock::time_point started) 
 ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& moves, std::string_view level,
                             double budget_seconds) {
   ThinkReply reply;
-  std::string pos = "pos pos=" + to_hub_position(start);
-  if (!moves.empty()) pos += " moves=\"" + moves_text(start, moves) + '"';
+  hub::Message pos("pos");
+  pos.arg("pos", to_hub_position(start));
+  if (!moves.empty()) pos.quoted("moves", moves_text(start, moves));
   const auto started = SteadyClock::now();
-  if (!send(pos) || !send(level) || !send("go think")) {
+  if (!send(pos.str()) || !send(level) || !send("go think")) {
     reply.outcome = ThinkReply::Outcome::Closed;
     process_.kill();
     reply.detail = process_.exit_description();
@@ -392,9 +367,6 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
   const auto deadline = after_seconds(budget_seconds);
   std::string line;
   std::string last_info;  // only the last `info` before `done` is read: the figures of the move
-  const auto read_last_info = [&] {
-    if (const Expected<hub::Line> info = hub::parse_line(last_info); info) read_info(*info, reply);
-  };
   for (;;) {
     const ReadResult r = receive(deadline, line);
     if (r == ReadResult::Timeout) {
@@ -408,7 +380,7 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
       reply.detail = process_.exit_description();
       return reply;
     }
-    if (line.size() > 5 && line.compare(0, 5, "info ") == 0) {
+    if (hub::command_of(line) == "info") {
       last_info.swap(line);
       continue;
     }
@@ -419,8 +391,9 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
     }
     if (parsed->command == "done") {
       reply.seconds = seconds_since(started);
-      read_last_info();
-      if (const hub::Argument* m = parsed->find("move")) reply.move = m->value;
+      if (const Expected<hub::Line> info = hub::parse_line(last_info); info)
+        reply.info = hub::read_info(*info);
+      reply.move = hub::read_done(*parsed).move;
       return reply;
     } else if (parsed->command == "error") {
       reply.seconds = seconds_since(started);

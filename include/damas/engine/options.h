@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "damas/core/expected.h"
-#include "damas/search/limits.h"
 #include "damas/search/search.h"
 
 namespace damas {
@@ -31,7 +30,6 @@ using OptionValue = std::variant<bool, std::int64_t, std::string>;
 // (lmr-divisor 180 is lmr_divisor 1.8).
 struct TuningField {
   std::variant<bool SearchTuning::*, int SearchTuning::*, double SearchTuning::*> field;
-  bool play_only = false;  // analysis (GoMode::Analyze) keeps SearchTuning's default: the real opinion
 
   OptionValue read(const SearchTuning& tuning) const;
   void write(SearchTuning& tuning, const OptionValue& value) const;  // value of the option's type
@@ -65,9 +63,8 @@ class Options {
   std::string get(std::string_view name) const;
   std::int64_t get_int(std::string_view name) const;
   bool get_bool(std::string_view name) const;
-  // SearchTuning with every knob at its value here, from the declarations; a play_only knob keeps
-  // its default in analysis.
-  SearchTuning tuning(GoMode mode) const;
+  // SearchTuning with every knob at its value here, from the declarations.
+  SearchTuning tuning() const;
 
  private:
   std::map<std::string, OptionValue, std::less<>> values_;

@@ -1,11 +1,13 @@
 // The Hub wire syntax (protocol/hub.md): reading and writing lines (command word, name=value
-// pairs, quoting), the info/done/level messages, and cutting a byte stream into lines. Shared by
-// the engine's front end (hub.h) and the match runner's Hub client (match/hub_engine.h).
+// pairs, quoting), the info/done/level messages, an engine's param/info/done answers as a client
+// reads them, and cutting a byte stream into lines. Shared by the engine's front end (hub.h) and
+// the match runner's Hub client (match/hub_engine.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +52,8 @@ class Message {
  public:
   explicit Message(std::string_view command);
   Message& arg(std::string_view name, std::string_view value);
+  // Always between quotes, as protocol/hub.md writes `pos ... moves="<move> <move> ..."`.
+  Message& quoted(std::string_view name, std::string_view value);
   Message& flag(std::string_view name);
   const std::string& str() const { return text_; }
 
@@ -72,9 +76,44 @@ Move choose_ponder_move(const SearchResult& result, const Position& root, const 
 // The `done` line: `done move=<m>` [+ ` ponder=<m>`], exactly in that order (pydraughts).
 std::string format_done(const SearchResult& result, const Position& root, Numbering numbering);
 
+// The `values` of an enum `param` line: its words, one space apart.
+std::string join_values(const std::vector<std::string>& values);
+
 // Search limits from a `level` line (protocol/hub.md section "level"). Unknown arguments are
 // ignored; a bad value makes the whole line an error.
 Expected<SearchLimits> parse_level(const Line& line);
+
+// ---- An engine's answers, as a client reads them (match/hub_engine.h) -------------------------
+
+// The command word of a line without reading the rest ("" when the line has none): for skipping
+// lines that are only kept, such as every `info` but the last.
+std::string_view command_of(std::string_view text);
+
+// A `param` line: the parameter's name, type, value and, for an enum, its values.
+struct ParamDeclaration {
+  std::string name;
+  std::string type;
+  std::string value;
+  std::vector<std::string> values;  // enum only
+};
+// Nothing when the line has no name.
+std::optional<ParamDeclaration> read_param(const Line& line);
+
+// The figures of an `info` line, read as leniently as engines write them: a field that is absent
+// or does not start with a number keeps its default.
+struct InfoFigures {
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  std::optional<int> score;  // hundredths of a man (format_score's unit), the engine's view
+};
+InfoFigures read_info(const Line& line);
+
+// A `done` line: its move and ponder move as written ("" when absent).
+struct DoneAnswer {
+  std::string move;
+  std::string ponder;
+};
+DoneAnswer read_done(const Line& line);
 
 // ---- Input assembly -------------------------------------------------------------------------
 

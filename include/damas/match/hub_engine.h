@@ -21,7 +21,7 @@
 #include "damas/core/move.h"
 #include "damas/core/notation.h"
 #include "damas/core/position.h"
-#include "damas/hub/hub.h"
+#include "damas/hub/wire.h"
 
 namespace damas {
 
@@ -86,13 +86,6 @@ struct EngineSpec {
   double start_timeout = 10;                  // seconds for hub..wait and init..ready
 };
 
-struct HubParam {
-  std::string name;
-  std::string type;
-  std::string value;
-  std::vector<std::string> values;  // enum only
-};
-
 // What one `go think` produced.
 struct ThinkReply {
   enum class Outcome {
@@ -103,14 +96,11 @@ struct ThinkReply {
     Error,     // it answered `error` (to pos, level or go)
   };
   Outcome outcome = Outcome::Done;
-  std::string move;    // the `move=` of done ("" when absent)
-  std::string detail;  // the error message, exit status, ...
-  double seconds = 0;  // wall time from `go` to `done` (or to the failure)
-  // From the last `info` line that had each field.
-  int depth = 0;
-  std::uint64_t nodes = 0;
-  std::optional<int> score;  // hundredths of a man, the engine's view
-  int garbage_lines = 0;     // lines that were not Hub (ignored)
+  std::string move;       // the `move=` of done ("" when absent)
+  std::string detail;     // the error message, exit status, ...
+  double seconds = 0;     // wall time from `go` to `done` (or to the failure)
+  hub::InfoFigures info;  // of the last `info` line before `done`
+  int garbage_lines = 0;  // lines that were not Hub (ignored)
 };
 
 class HubEngine {
@@ -133,7 +123,7 @@ class HubEngine {
 
   const std::string& name() const { return spec_.name; }
   const EngineSpec& spec() const { return spec_; }
-  const std::vector<HubParam>& params() const { return params_; }
+  const std::vector<hub::ParamDeclaration>& params() const { return params_; }
   const std::string& id_name() const { return id_name_; }  // its `id name=`
   const std::string& exit_description() const { return process_.exit_description(); }
 
@@ -142,8 +132,8 @@ class HubEngine {
   ReadResult receive(SteadyClock::time_point deadline, std::string& line);
   Status handshake(SteadyClock::time_point deadline);
   Status configure();
+  Status set_param(std::string_view name, std::string_view value);
   Status wait_for(std::string_view command, SteadyClock::time_point deadline, std::string_view what);
-  void read_info(const hub::Line& line, ThinkReply& reply) const;
   void finish_late(ThinkReply& reply, SteadyClock::time_point started);
   void log(char direction, std::string_view line) const;
   const std::string& moves_text(const Position& start, const std::vector<Move>& moves);
@@ -152,7 +142,7 @@ class HubEngine {
   int log_fd_;
   bool debug_;
   ChildProcess process_;
-  std::vector<HubParam> params_;
+  std::vector<hub::ParamDeclaration> params_;
   std::string id_name_;
   Position moves_start_;        // the game whose moves moves_text_ holds
   std::size_t moves_sent_ = 0;  // how many moves it holds

@@ -1,40 +1,24 @@
-// `damas match`: games between Hub engines run as child processes, refereed by Game (the one
-// referee), with the clocks kept here, openings played in colour-reversed pairs, adjudication,
-// SPRT, failure accounting and every game to PDN (Game::to_pdn).
+// `damas match`: what a match between Hub engines run as child processes is asked (engines,
+// time controls, openings, rounds, adjudication, SPRT, files) and the runner that plays it: its
+// games on `concurrency` slots, each game to PDN as it ends, -resume. Its parts: the clocks
+// (match_clock.h), one refereed game and the schedule (src/match/), the results (match_report.h).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "damas/core/draw_rules.h"
 #include "damas/core/expected.h"
-#include "damas/core/game.h"
 #include "damas/match/elo.h"
 #include "damas/match/hub_engine.h"
+#include "damas/match/match_clock.h"
+#include "damas/match/match_report.h"
 #include "damas/match/openings.h"
 
 namespace damas {
-
-// How an engine is limited on every move.
-struct TimeControl {
-  enum class Kind { Clock, MoveTime, Depth, Nodes };
-  Kind kind = Kind::Clock;
-  double base = 10;         // Clock: seconds for the game (or for `moves` moves)
-  double increment = 0;     // Clock: added before each move (Hub convention)
-  int moves = 0;            // Clock: moves per period, 0 = the whole game
-  double move_time = 0;     // MoveTime: seconds per move
-  int depth = 0;            // Depth
-  std::uint64_t nodes = 0;  // Nodes
-
-  std::string text() const;  // PDN TimeControl: "10+0.1", "40/60+0", "st=1", "depth=5", "nodes=1000"
-};
-
-// "10+0.1", "60", "40/60+0.5" (seconds); also "0:10+0.1" (minutes:seconds).
-Expected<TimeControl> parse_time_control(std::string_view text);
 
 struct MatchEngine {
   EngineSpec spec;
@@ -76,62 +60,6 @@ struct HubMatchSpec {
   std::string log_path = "damas-match.log";  // the engines' stderr (and the protocol with debug)
   bool debug = false;
   std::string event = "damas match";
-};
-
-enum class Failure { None, IllegalMove, TimeLoss, Hang, Crash, ErrorAnswer, kCount };
-std::string to_string(Failure f);  // "illegal move", "time forfeit", "no done (killed)", ...
-
-struct HubGame {
-  int number = 0;  // 1-based, in schedule order
-  int round = 0;   // 1-based
-  int white = 0;   // engine indices
-  int black = 1;
-  int opening = -1;  // index into the openings; -1 = the start position
-  GameResult result = GameResult::Ongoing;
-  std::string termination;  // PDN Termination
-  Failure failure = Failure::None;
-  int failed_engine = -1;  // who failed (and lost), when failure != None
-  std::string detail;      // "played \"1-2\" at move 12: ...", exit status, ...
-  int plies = 0;
-  std::string pdn;
-
-  double points(int engine) const;  // 1, 0.5, 0 for that engine (which must have played)
-};
-
-struct EngineTotals {
-  int games = 0;
-  int wins = 0;
-  int draws = 0;
-  int losses = 0;
-  std::array<int, static_cast<std::size_t>(Failure::kCount)> failures{};
-  int moves = 0;  // moves it was asked for and answered in time
-  int moves_with_depth = 0;
-  long long depth_sum = 0;
-  std::uint64_t nodes = 0;
-  double seconds = 0;  // wall time from go to done, summed
-};
-
-struct HubMatchResult {
-  std::vector<std::string> names;
-  std::vector<HubGame> games;  // in the order they finished
-  std::vector<EngineTotals> totals;
-  int total_games = 0;  // scheduled
-  // Engine 0 against engine 1 (two-engine matches).
-  int wins = 0;
-  int draws = 0;
-  int losses = 0;
-  Pentanomial pentanomial;
-  std::optional<SprtState> sprt;
-  std::string stopped;  // why the match ended early ("" = played out or SPRT ended it)
-  double wall_seconds = 0;
-  double runner_cpu_seconds = 0;  // our own user+system CPU (children excluded)
-  long long engine_moves = 0;     // all moves asked of engines
-  // -resume: games read back from the PDN file (counted in the standing, not in depth or speed),
-  // and the first line of a cut-off last game that was dropped.
-  int resumed_games = 0;
-  std::optional<int> resume_dropped_line;
-
-  EloEstimate elo() const;  // engine 0 vs 1: from pairs when there are any, else from games
 };
 
 // Called after each game, serialised, from a game thread.
