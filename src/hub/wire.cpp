@@ -118,9 +118,13 @@ Expected<Line> parse_line(std::string_view text) {
     skip_spaces();
     if (i == n) return line;
     if (is_control(text[i])) return bad_char(i);
-    if (!is_id(text[i]))
-      return Error{"'" + std::string(1, text[i]) + "' without an argument name at column " +
-                   std::to_string(i + 1)};
+    if (!is_id(text[i])) {
+      // Appended, not "'" + ...: GCC 12 warns falsely (-Wrestrict) on that.
+      std::string message(1, '\'');
+      message += text[i];
+      message += "' without an argument name at column " + std::to_string(i + 1);
+      return Error{message};
+    }
     Argument arg;
     arg.name = read_token();
     skip_spaces();

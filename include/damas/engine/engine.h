@@ -53,9 +53,10 @@ Status check_option_files(const Options& options);
 struct GoParams {
   SearchLimits limits;
   GoMode mode = GoMode::Think;
-  std::optional<int> multipv;        // kept within the multipv option's range
-  std::optional<LevelParams> level;  // level_params("easy"); weak levels apply to play, not analysis
-  std::optional<DrawRules> draw_rules;
+  std::optional<int> multipv = std::nullopt;  // kept within the multipv option's range
+  std::optional<LevelParams> level =
+      std::nullopt;  // level_params("easy"); weak levels apply to play, not analysis
+  std::optional<DrawRules> draw_rules = std::nullopt;
 };
 
 class Engine {

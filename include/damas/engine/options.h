@@ -44,7 +44,7 @@ struct OptionSpec {
   std::vector<std::string> values;  // Enum only
   std::string help;
   Visibility visibility = Visibility::User;
-  std::optional<TuningField> tuning;  // set: a knob of the selective search
+  std::optional<TuningField> tuning = std::nullopt;  // set: a knob of the selective search
 
   // The value as `param value=`, `set-param` and the command line write it ("true", "180", "auto").
   static std::string text(const OptionValue& value);
