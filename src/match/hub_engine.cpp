@@ -385,10 +385,7 @@ ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& move
       continue;
     }
     const Expected<hub::Line> parsed = hub::parse_line(line);
-    if (!parsed) {
-      ++reply.garbage_lines;
-      continue;
-    }
+    if (!parsed) continue;  // not Hub: ignored
     if (parsed->command == "done") {
       reply.seconds = seconds_since(started);
       if (const Expected<hub::Line> info = hub::parse_line(last_info); info)

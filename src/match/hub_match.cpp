@@ -73,10 +73,10 @@ class MatchRun {
   }
 
  private:
-  void stop_with(const std::string& why, bool is_error) {
+  // A failure of the runner itself (an engine that cannot start): the match ends with this error.
+  void fail(const std::string& why) {
     const std::lock_guard lock(mutex_);
-    if (is_error && !error_) error_ = why;
-    if (!is_error && result_.stopped.empty()) result_.stopped = why;
+    if (!error_) error_ = why;
     stop_ = true;
   }
 
@@ -90,7 +90,7 @@ class MatchRun {
     }
     if (!e->alive())
       if (Status s = e->start(); !s) {
-        stop_with(s.error(), true);
+        fail(s.error());
         return nullptr;
       }
     return e.get();

@@ -100,7 +100,6 @@ struct ThinkReply {
   std::string detail;     // the error message, exit status, ...
   double seconds = 0;     // wall time from `go` to `done` (or to the failure)
   hub::InfoFigures info;  // of the last `info` line before `done`
-  int garbage_lines = 0;  // lines that were not Hub (ignored)
 };
 
 class HubEngine {
