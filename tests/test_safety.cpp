@@ -212,6 +212,10 @@ TEST_CASE("safety mine: candidates are the moves after which the engine's score 
   rule.lookahead = 3;
   rule.decided = 15;  // 20 is beyond the band
   CHECK(candidate_plies(rule) == std::vector<int>{0, 4});
+  // A move played without a search (a forced one: depth 0, score 0) has no score to fall from or to.
+  rule.decided = 300;
+  game.played[6] = {game.played[6].move, true, 0, 0, 0};   // A's 4th move, -80 before
+  CHECK(candidate_plies(rule) == std::vector<int>{2, 4});  // 20 and 0 fall to -85 on A's 5th move
 }
 
 TEST_CASE("safety mine: a tiny run is deterministic and idempotent", "[safety]") {

@@ -44,6 +44,7 @@ std::optional<std::string> suspicion(const std::vector<Position>& before, const 
   const Color side = before[i].side_to_move();
   const int material_now = material(before[i], side);
   for (std::size_t j = a + 1; j < a_moves.size() && j <= a + static_cast<std::size_t>(rule.lookahead); ++j) {
+    if (game.played[a_moves[j]].depth == 0) continue;  // a forced move, played without a search: no score
     const Score later = game.played[a_moves[j]].score;
     const std::string within = " within " + std::to_string(j - a) + " moves";
     if (later <= score - rule.drop) return "score " + score_text(score) + " to " + score_text(later) + within;
@@ -70,7 +71,7 @@ std::vector<Candidate> find_candidates(const Opening& opening, const GameRecord&
   for (std::size_t a = 0; a < a_moves.size(); ++a) {
     const std::size_t i = a_moves[a];
     const Score score = game.played[i].score;
-    if (std::abs(score) >= rule.decided) continue;
+    if (game.played[i].depth == 0 || std::abs(score) >= rule.decided) continue;
     MoveList moves;
     generate_legal_moves(before[i], moves);
     if (moves.size() < 2) continue;

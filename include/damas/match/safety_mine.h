@@ -46,7 +46,9 @@ struct Candidate {
 };
 
 // A's moves in a game that the rule finds suspicious, in game order (positions with one legal move
-// are not: there is nothing to choose). `game.played` must be the moves of the game from `opening`.
+// are not: there is nothing to choose). A move played without a search (depth 0: the only legal
+// move, whose score is 0) gives no score to compare. `game.played` must be the moves of the game
+// from `opening`.
 std::vector<Candidate> find_candidates(const Opening& opening, const GameRecord& game,
                                        const CandidateRule& rule);
 
