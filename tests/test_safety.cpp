@@ -37,7 +37,7 @@ const char* const kOneLine =
     "#   second line\n"
     "safety-set 1\n"
     "B:W18,19,20,21,22,26,27,32:B1,3,7,8,10,12,13,28 | refuted 8-11/-529 7-11/-560 | best 1-6/-9 | "
-    "line 8-11 18-14 | test source\n";
+    "line 8-11 18-14 | game B:W18,19,20,21,22,26,27,32:B1,3,7,8,10,12,13,28 | test source\n";
 
 std::string with_position_line(const std::string& line) { return "safety-set 1\n" + line + "\n"; }
 
@@ -85,28 +85,36 @@ TEST_CASE("safety set: malformed input is refused with its line", "[safety]") {
     std::string says;
   };
   const std::string fen = std::string(kShotFen) + " | ";
+  const std::string game = " | game " + std::string(kShotFen) + " |";
   const std::vector<Case> cases = {
       {"", "t.txt:1: expected the version line"},
       {"safety-set 2\n", "t.txt:1: expected the version line"},
-      {"# only\n" + with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11"),
-       "t.txt:3: expected"},
-      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9"), "t.txt:2: expected \"FEN |"},
-      {with_position_line("W:W99:B1 | refuted 8-11/-529 | best 1-6/-9 | line 8-11 |"), "t.txt:2:"},
-      {with_position_line(fen + "refuted 8-12/-529 | best 1-6/-9 | line 8-12 |"), "t.txt:2:"},
-      {with_position_line(fen + "refuted 8-11 | best 1-6/-9 | line 8-11 |"), "expected move/score"},
-      {with_position_line(fen + "refuted 8-11/-5x | best 1-6/-9 | line 8-11 |"), "bad score"},
-      {with_position_line(fen + "refuted | best 1-6/-9 | line 8-11 |"), "\"refuted\" is empty"},
-      {with_position_line(fen + "refused 8-11/-529 | best 1-6/-9 | line 8-11 |"),
+      {"# only\n" + with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 | source"),
+       "t.txt:3: expected \"FEN |"},
+      {with_position_line("W:W99:B1 | refuted 8-11/-529 | best 1-6/-9 | line 8-11" + game), "t.txt:2:"},
+      {with_position_line(fen + "refuted 8-12/-529 | best 1-6/-9 | line 8-12" + game), "t.txt:2:"},
+      {with_position_line(fen + "refuted 8-11 | best 1-6/-9 | line 8-11" + game), "expected move/score"},
+      {with_position_line(fen + "refuted 8-11/-5x | best 1-6/-9 | line 8-11" + game), "bad score"},
+      {with_position_line(fen + "refuted | best 1-6/-9 | line 8-11" + game), "\"refuted\" is empty"},
+      {with_position_line(fen + "refused 8-11/-529 | best 1-6/-9 | line 8-11" + game),
        "expected the field \"refuted"},
-      {with_position_line(fen + "refuted 8-11/-529 8-11/-529 | best 1-6/-9 | line 8-11 |"), "listed twice"},
-      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 7-11/-5 | line 8-11 |"), "takes one move"},
-      {with_position_line(fen + "refuted 8-11/-529 | best 8-11/-9 | line 8-11 |"), "is refuted"},
-      {with_position_line(fen + "refuted 8-11/-60 | best 1-6/-9 | line 8-11 |"), "does not lose a man"},
-      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 7-11 |"), "does not start with"},
-      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 18-11 |"), "line, move 2"},
-      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | |"), "expected the field \"line"},
-      {"safety-set 1\n" + fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 | a\n" + fen +
-           "refuted 7-11/-529 | best 1-6/-9 | line 7-11 | b\n",
+      {with_position_line(fen + "refuted 8-11/-529 8-11/-529 | best 1-6/-9 | line 8-11" + game),
+       "listed twice"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 7-11/-5 | line 8-11" + game),
+       "takes one move"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 8-11/-9 | line 8-11" + game), "is refuted"},
+      {with_position_line(fen + "refuted 8-11/-60 | best 1-6/-9 | line 8-11" + game), "does not lose a man"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 7-11" + game), "does not start with"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 18-11" + game), "line, move 2"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 |" + game), "expected the field \"line"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 | gam W:W21:B1 |"),
+       "expected the field \"game"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 | game W:W21:B1 |"),
+       "the game does not reach the position"},
+      {with_position_line(fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11 | game W:W21:B1 21-18 |"),
+       "game, move 1"},
+      {"safety-set 1\n" + fen + "refuted 8-11/-529 | best 1-6/-9 | line 8-11" + game + " a\n" + fen +
+           "refuted 7-11/-529 | best 1-6/-9 | line 7-11" + game + " b\n",
        "t.txt:3: the position of line 2 again"},
   };
   for (const Case& c : cases) {
@@ -159,6 +167,7 @@ TEST_CASE("safety check: the same figure on every run", "[safety]") {
   start.refuted = {{move_of(start.position, "21-17"), -200}};
   start.best = {move_of(start.position, "22-18"), 0};
   start.line = {start.refuted.front().move};
+  start.game_start = start.position;
   set.positions.push_back(start);
 
   Engine engine;
@@ -166,6 +175,8 @@ TEST_CASE("safety check: the same figure on every run", "[safety]") {
   for (const std::uint64_t nodes : {2'000ULL, 90'000ULL}) {
     const SafetyCheck first = check_safety_set(engine, set, nodes);
     const SafetyCheck second = check_safety_set(engine, set, nodes);
+    // Without earlier moves, the position in its game is the position alone.
+    CHECK(check_safety_set(engine, set, nodes, SafetyContext::Game).nodes == first.nodes);
     REQUIRE(first.attempts.size() == 2);
     CHECK(first.handled == second.handled);
     CHECK(first.nodes == second.nodes);
@@ -243,9 +254,14 @@ TEST_CASE("safety mine: a tiny run is deterministic and idempotent", "[safety]")
   CHECK((*pairs)[1].opponent == "eval=classic");
   for (const MinePair& pair : *pairs) CHECK(pair.plies > 0);
   CHECK(!first.positions.empty());  // at 3000 nodes a move the engine walks into shots
+  Engine engine;
+  REQUIRE(configure_in_process_engine(engine, config.engine, DrawRules::Seed));
   for (const SafetyPosition& s : first.positions) {
     CHECK(loses_a_man(s.best.score, s.refuted.front().score));
     CHECK(says(s.source, "game "));
+    CHECK(!s.game.empty());
+    // Searched in its game, as the miner's games searched it, the engine plays the game's move again.
+    CHECK(check_safety_position(engine, s, config.nodes, SafetyContext::Game).result.best == s.played());
   }
   const Expected<SafetySet> read = parse_safety_set(format_safety_set(first));
   REQUIRE(read.has_value());

@@ -33,16 +33,19 @@ std::string refuted_text(const SafetyPosition& p) {
 
 int check_command(const Args& args) {
   po::options_description desc(
-      "damas safety check [--file F] [--nodes N] [--options \"name=value ...\"] [--verbose]\n"
-      "  searches every position of the safety set as in a game, within the node budget, one thread, on a\n"
-      "  cleared engine (the same figure on every run); a position is handled when the move chosen is none\n"
-      "  of its refuted moves");
+      "damas safety check [--file F] [--nodes N] [--options \"name=value ...\"] [--replay] [--verbose]\n"
+      "  searches every position of the safety set as a move of a game, within the node budget, one thread,\n"
+      "  on a cleared engine or (--replay) after the engine's earlier moves of its game (the same figure on\n"
+      "  every run); a position is handled when the move chosen is none of its refuted moves");
   desc.add_options()("help,h", "show this help")(
       "file", po::value<std::string>()->default_value(data_file("safety.txt")), "the safety set")(
       "nodes", po::value<std::uint64_t>()->default_value(kGameSpeedNodes),
       "node budget per position (the default: one move at 5+0.05)")(
       "options", po::value<std::string>()->default_value(""), "engine options (name=value ...)")(
-      "verbose,v", po::bool_switch(), "one line per position");
+      "replay", po::bool_switch(),
+      "search each position in its game: the engine's earlier moves of the game first, as it played "
+      "them, its table kept (the conditions of the game; the settings that mined the set play their "
+      "game move again)")("verbose,v", po::bool_switch(), "one line per position");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("safety check", args, desc, vm))
     return *exit_code;
@@ -56,7 +59,9 @@ int check_command(const Args& args) {
   if (Status s = configure_in_process_engine(engine, *options, DrawRules::Seed); !s)
     return fail("check", s.error());
   if (Status s = engine.set_option(option::kThreads, "1"); !s) return fail("check", s.error());
-  const SafetyCheck check = check_safety_set(engine, *set, nodes);
+  const bool replay = vm["replay"].as<bool>();
+  const SafetyCheck check =
+      check_safety_set(engine, *set, nodes, replay ? SafetyContext::Game : SafetyContext::Cleared);
   for (std::size_t i = 0; vm["verbose"].as<bool>() && i < check.attempts.size(); ++i) {
     const SafetyPosition& p = set->positions[i];
     const SafetyAttempt& a = check.attempts[i];
@@ -65,8 +70,8 @@ int check_command(const Args& args) {
                 refuted_text(p).c_str(), to_hub_move(p.best.move).c_str(), score_text(p.best.score).c_str(),
                 to_fen(p.position).c_str());
   }
-  std::printf("handled %d of %zu at %llu nodes per position (%llu nodes in all)\n", check.handled,
-              set->positions.size(), static_cast<unsigned long long>(nodes),
+  std::printf("handled %d of %zu at %llu nodes per position%s (%llu nodes in all)\n", check.handled,
+              set->positions.size(), static_cast<unsigned long long>(nodes), replay ? ", in its game" : "",
               static_cast<unsigned long long>(check.nodes));
   return 0;
 }
@@ -157,10 +162,10 @@ Expected<SafetySet> starting_set(const std::string& path, const std::string& com
         "# move) loses at least a man against the best move of its own deep search, confirmed by a search",
         "# without pruning (include/damas/match/safety_verify.h). One position per line:",
         "#   FEN | refuted move/score ... (the game-speed move first) | best move/score | line (the refuted",
-        "#   move, then the deep line after it) | where it was found",
-        "# Scores in 1/100 man, the side to move's view. Checked by `damas safety check`; see "
-        "bench/safety.md.",
-        "# Made by:"};
+        "#   move, then the deep line after it) | game (its position after the opening, then the moves to",
+        "#   this one) | where it was found",
+        "# Scores in 1/100 man, the side to move's view. Checked by `damas safety check [--replay]`; see",
+        "# bench/safety.md. Made by (one thread each, so the same set every time):"};
   }
   const std::string line = "#   " + command;
   if (std::find(set.header.begin(), set.header.end(), line) == set.header.end()) set.header.push_back(line);

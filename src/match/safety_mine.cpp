@@ -77,8 +77,10 @@ std::vector<Candidate> find_candidates(const Opening& opening, const GameRecord&
     if (moves.size() < 2) continue;
     std::optional<std::string> why = suspicion(before, game, a_moves, a, rule);
     if (!why) continue;
-    const int ply = static_cast<int>(opening.moves.size() + i);
-    out.push_back(Candidate{before[i], game.played[i].move, ply, score, std::move(*why)});
+    Candidate c{before[i], game.played[i].move, before[0], {}, static_cast<int>(opening.moves.size() + i),
+                score,     std::move(*why)};
+    for (std::size_t k = 0; k < i; ++k) c.game.push_back(game.played[k].move);
+    out.push_back(std::move(c));
   }
   return out;
 }
@@ -153,6 +155,8 @@ void verify_candidate(MineState& state, SafetyVerifier& verifier, MinePair& pair
       pair.notes.push_back(where + "verified already");
       if (it->second) {
         SafetyPosition entry = *it->second;
+        entry.game_start = c.game_start;
+        entry.game = c.game;
         entry.source = source_text(pair, game_in_pair, c);
         state.found.emplace(at, std::move(entry));
       }
@@ -165,6 +169,8 @@ void verify_candidate(MineState& state, SafetyVerifier& verifier, MinePair& pair
   std::optional<SafetyPosition> entry;
   if (v.refuted) {
     entry = std::move(v.entry);
+    entry->game_start = c.game_start;
+    entry->game = c.game;
     entry->source = source_text(pair, game_in_pair, c);
     ++pair.refuted;
   }

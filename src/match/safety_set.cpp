@@ -107,12 +107,29 @@ Status parse_line_field(SafetyPosition& s, std::string_view field) {
   return Ok{};
 }
 
+Status parse_game_field(SafetyPosition& s, std::string_view field) {
+  Expected<std::vector<std::string_view>> game_words = labelled(field, "game");
+  if (!game_words) return Error{game_words.error()};
+  Expected<Position> start = parse_fen(game_words->front());
+  if (!start) return Error{"game: " + start.error()};
+  s.game_start = *start;
+  Position p = s.game_start;
+  for (std::size_t i = 1; i < game_words->size(); ++i) {
+    Expected<Move> m = parse_hub_move(p, (*game_words)[i]);
+    if (!m) return Error{"game, move " + std::to_string(i) + ": " + m.error()};
+    s.game.push_back(*m);
+    p = p.after(*m);
+  }
+  if (to_fen(p) != to_fen(s.position)) return Error{"the game does not reach the position"};
+  return Ok{};
+}
+
 Expected<SafetyPosition> parse_position_line(std::string_view text) {
   std::vector<std::string_view> fields;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 5; ++i) {
     const auto bar = text.find('|');
     if (bar == std::string_view::npos)
-      return Error{"expected \"FEN | refuted M/S ... | best M/S | line M ... | source\""};
+      return Error{"expected \"FEN | refuted M/S ... | best M/S | line M ... | game FEN M ... | source\""};
     fields.push_back(text.substr(0, bar));
     text = text.substr(bar + 1);
   }
@@ -123,6 +140,7 @@ Expected<SafetyPosition> parse_position_line(std::string_view text) {
   if (!has_legal_move(s.position)) return Error{"the side to move has no legal move"};
   if (Status st = parse_moves_fields(s, fields[1], fields[2]); !st) return Error{st.error()};
   if (Status st = parse_line_field(s, fields[3]); !st) return Error{st.error()};
+  if (Status st = parse_game_field(s, fields[4]); !st) return Error{st.error()};
   s.source = std::string(trim(text));
   return s;
 }
@@ -180,6 +198,8 @@ std::string safety_line(const SafetyPosition& p) {
   for (const MoveScore& r : p.refuted) out.append(" ").append(move_score(r));
   out.append(" | best ").append(move_score(p.best)).append(" | line");
   for (const Move& m : p.line) out.append(" ").append(to_hub_move(m));
+  out.append(" | game ").append(to_fen(p.game_start));
+  for (const Move& m : p.game) out.append(" ").append(to_hub_move(m));
   out.append(" | ").append(p.source);
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;

@@ -52,6 +52,7 @@ SafetyPosition make_entry(const Position& p, const std::vector<MoveScore>& score
                           std::vector<Move> line) {
   SafetyPosition entry;
   entry.position = p;
+  entry.game_start = p;  // no game: the caller gives it
   entry.best = *std::max_element(scores.begin(), scores.end(),
                                  [](const MoveScore& a, const MoveScore& b) { return a.score < b.score; });
   for (const MoveScore& s : scores)

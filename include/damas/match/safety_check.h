@@ -15,12 +15,22 @@ inline constexpr std::uint64_t kGameSpeedNodes = 800'000;
 
 struct SafetyAttempt {
   bool handled = false;  // the move chosen is none of the refuted ones
-  SearchResult result;
+  SearchResult result;   // its nodes count the replayed searches too
 };
 
-// The position searched as in a game (GoMode::Think) within `nodes`, on a cleared engine: with one
-// thread the answer depends on the engine's options and the budget only.
-SafetyAttempt check_safety_position(Engine& engine, const SafetyPosition& p, std::uint64_t nodes);
+// How a position is searched:
+enum class SafetyContext {
+  Cleared,  // alone, on a cleared engine
+  // in its game: the engine cleared at the game's start, then each of its earlier positions of the
+  // game (the side to move's) searched as it was in the game, the table kept, then the position
+  // with the game's history. For the settings that mined it this is the game's search again.
+  Game,
+};
+
+// The position searched as a move of a game (GoMode::Think) within `nodes` (each search): with one
+// thread the answer depends on the engine's options, the budget and the context only.
+SafetyAttempt check_safety_position(Engine& engine, const SafetyPosition& p, std::uint64_t nodes,
+                                    SafetyContext context = SafetyContext::Cleared);
 
 struct SafetyCheck {
   int handled = 0;
@@ -28,6 +38,7 @@ struct SafetyCheck {
   std::vector<SafetyAttempt> attempts;  // one per position of the set, in order
 };
 
-SafetyCheck check_safety_set(Engine& engine, const SafetySet& set, std::uint64_t nodes);
+SafetyCheck check_safety_set(Engine& engine, const SafetySet& set, std::uint64_t nodes,
+                             SafetyContext context = SafetyContext::Cleared);
 
 }  // namespace damas

@@ -40,8 +40,10 @@ struct CandidateRule {
 struct Candidate {
   Position position;  // before the move
   Move played;
-  int ply = 0;      // of the game, opening moves included (0: the first move)
-  Score score = 0;  // A's search score of its move
+  Position game_start;     // the game's position after the opening
+  std::vector<Move> game;  // from game_start to `position`
+  int ply = 0;             // of the game, opening moves included (0: the first move)
+  Score score = 0;         // A's search score of its move
   std::string reason;
 };
 

@@ -30,15 +30,19 @@ struct MoveScore {
 bool loses_a_man(Score best, Score other);
 
 // One position, one line of the file:
-//   FEN | refuted M/S [M/S ...] | best M/S | line M M ... | source
+//   FEN | refuted M/S [M/S ...] | best M/S | line M M ... | game FEN0 [M ...] | source
 // `refuted`: the moves the deep search scores at least a man below `best`, the move damas played at
 // game speed first; `line`: that move, then the deep principal variation after it (the refutation);
+// `game`: the game it was played in, from its position after the opening (FEN0) to this one: the
+// engine's own earlier moves are the positions with this side to move (safety_check.h replays them);
 // `source`: free text (where it was found). Moves in Hub notation, scores in 1/100 man ("+35").
 struct SafetyPosition {
   Position position;
   std::vector<MoveScore> refuted;  // never empty; refuted[0] is the game-speed move
   MoveScore best;
   std::vector<Move> line;  // starts with refuted[0].move; every move legal in turn
+  Position game_start;     // the game: these moves from game_start reach `position`
+  std::vector<Move> game;  // (none, with game_start == position, when there is no game)
   std::string source;
   int line_number = 0;  // in the file it was read from (0: made in memory)
 
@@ -53,8 +57,9 @@ struct SafetySet {
 
 // The file: comment lines ('#'), then the version line, then one position per line (later '#'
 // lines are comments too). A line that does not parse, an illegal move, a refuted move that does not
-// lose a man against the best one, a line that does not start with the played move, a position
-// given twice: refused with "source:line: ". An empty set is allowed (a mining run may find none).
+// lose a man against the best one, a line that does not start with the played move, a game that
+// does not reach the position, a position given twice: refused with "source:line: ". An empty set is allowed
+// (a mining run may find none).
 Expected<SafetySet> parse_safety_set(std::string_view text, const std::string& source = "safety set");
 Expected<SafetySet> load_safety_set(const std::string& path);
 
