@@ -287,3 +287,15 @@ TEST_CASE("safety mine: a tiny run is deterministic and idempotent", "[safety]")
   config.first_game = 2;
   CHECK_FALSE(mine_safety(config, second).has_value());
 }
+
+TEST_CASE("safety set: the set of bench/ reads", "[safety]") {
+  const Expected<SafetySet> set = load_safety_set(std::string(DAMAS_SOURCE_DIR) + "/bench/safety.txt");
+  REQUIRE(set.has_value());
+  CHECK(!set->positions.empty());
+  for (const SafetyPosition& p : set->positions) {
+    INFO(p.line_number);
+    CHECK(!p.game.empty());     // mined from a game
+    CHECK(p.line.size() >= 2);  // the game move and at least the reply
+    CHECK(says(p.source, "game "));
+  }
+}
