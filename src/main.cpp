@@ -26,6 +26,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::match_main},
     {"tactics", "how many positions of the tactical suite the engine solves within a node budget",
      damas::cli::tactics_main},
+    {"safety", "the safety set: check how many game-speed moves a budget gets right, or mine it from games",
+     damas::cli::safety_main},
     {"analyze", "search a position and show the best move and line", damas::cli::analyze_main},
     {"puzzles", "puzzles from the mistakes of PDN games whose best move wins a piece by force",
      damas::cli::puzzles_main},

@@ -73,10 +73,12 @@ TEST_CASE("command line: no subcommand offers two options of the same name", "[c
   REQUIRE(commands.size() >= 14);
   for (const char* expected : {"hub", "match", "analyze", "book", "egdb", "serve", "dxp"})
     REQUIRE(std::find(commands.begin(), commands.end(), expected) != commands.end());
-  // egdb's --help lists all of its own subcommands together; each one is checked alone.
+  // egdb's and safety's --help list all of their own subcommands together; each one is checked alone.
   for (const char* egdb : {"build", "verify", "info", "probe", "convert", "count", "ending-data"})
     commands.push_back(std::string("egdb ") + egdb);
   std::erase(commands, "egdb");
+  for (const char* safety : {"check", "mine"}) commands.push_back(std::string("safety ") + safety);
+  std::erase(commands, "safety");
 
   for (const std::string& command : commands) {
     INFO("damas " << command << " --help");

@@ -136,6 +136,12 @@ TEST_CASE("a short match keeps its books", "[selfplay]") {
     CHECK(g.reason != GameEndReason::None);
     CHECK(g.reason != GameEndReason::Adjudication);  // no ply limit was set
     CHECK(g.plies > 2);
+    // Every move after the opening (two plies) with its engine and search: A moves White's in even games.
+    REQUIRE(static_cast<int>(g.played.size()) == g.plies - 2);
+    for (std::size_t ply = 0; ply < g.played.size(); ++ply) {
+      CHECK(g.played[ply].by_a == ((ply % 2 == 0) == g.a_is_white));
+      CHECK(!g.played[ply].move.is_null());
+    }
     CHECK(g.pdn.find(to_string(g.result)) != std::string::npos);
     // The PDN is standard: a strict PDN 3.0 reader replays it with our reader's moves.
     const Expected<std::vector<strict_pdn::Game>> strict = strict_pdn::read(g.pdn);

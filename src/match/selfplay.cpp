@@ -100,6 +100,7 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
     if (Status s = game.play(r.best); !s)
       return Error{std::string("engine ") + (a_to_move ? "A" : "B") + " in game " +
                    std::to_string(index + 1) + " at " + to_fen(game.current()) + ": " + s.error()};
+    record.played.push_back({r.best, a_to_move, r.score, r.depth, r.nodes});
   }
   record.plies = static_cast<int>(game.moves().size());
   if (game.over()) {

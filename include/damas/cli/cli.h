@@ -27,6 +27,7 @@ using Args = std::vector<std::string>;
 int perft_main(const Args& args);
 int selfplay_main(const Args& args);
 int tactics_main(const Args& args);
+int safety_main(const Args& args);  // tool_safety.cpp: `safety check` and `safety mine`
 int analyze_main(const Args& args);
 int bench_main(const Args& args);
 int dxp_main(const Args& args);

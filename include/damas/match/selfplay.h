@@ -38,6 +38,15 @@ struct MatchConfig {
   DrawRules draw_rules = DrawRules::Seed;  // the referee's, and both engines' unless a list sets it
 };
 
+// One move of a game after its opening, as the engine that played it searched it.
+struct PlayedMove {
+  Move move;
+  bool by_a = true;
+  Score score = 0;  // the mover's view
+  int depth = 0;
+  std::uint64_t nodes = 0;
+};
+
 struct GameRecord {
   int index = 0;
   int opening = 0;  // index into MatchConfig::openings
@@ -46,7 +55,8 @@ struct GameRecord {
   GameEndReason reason = GameEndReason::None;
   int plies = 0;  // including the opening
   std::string pdn;
-  double a_points() const;  // 1, 0.5 or 0 for engine A
+  std::vector<PlayedMove> played;  // the moves after the opening, in order (plies - opening moves)
+  double a_points() const;         // 1, 0.5 or 0 for engine A
 };
 
 struct MatchResult {
