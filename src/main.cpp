@@ -39,8 +39,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::egdb_main},
     {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
      damas::cli::datagen_main},
-    {"book", "an unbalanced opening book (level positions, one side better) from datagen files",
-     damas::cli::book_main},
+    {"unbalanced", "unbalanced start positions for matches (level material, one side better) from datagen",
+     damas::cli::unbalanced_main},
 };
 
 void print_help() {
@@ -49,7 +49,7 @@ void print_help() {
             << "Without a subcommand damas speaks the Hub protocol (same as `damas hub`).\n\n";
   for (const Subcommand& s : kSubcommands) {
     const std::string name(s.name);
-    std::cout << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ') << s.summary
+    std::cout << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << s.summary
               << "\n";
   }
 }

@@ -33,8 +33,8 @@ int dxp_main(const Args& args);
 int serve_main(const Args& args);
 int soak_main(const Args& args);  // tools/soak: load and attack of damas serve on loopback
 int datagen_main(const Args& args);
-int book_main(const Args& args);  // tool_book.cpp: an unbalanced opening book from datagen files
-int hub_main(const Args& args);   // also what `damas` runs without a subcommand
+int unbalanced_main(const Args& args);  // tool_unbalanced.cpp: unbalanced start positions from datagen files
+int hub_main(const Args& args);         // also what `damas` runs without a subcommand
 int match_main(const Args& args);
 int puzzles_main(const Args& args);           // tool_puzzles.cpp
 int egdb_main(const Args& args);              // build, verify, info, probe, convert, count
