@@ -39,6 +39,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::egdb_main},
     {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
      damas::cli::datagen_main},
+    {"book", "the opening book of play: build it from damas's own searches, info, probe a position",
+     damas::cli::book_main},
     {"unbalanced", "unbalanced start positions for matches (level material, one side better) from datagen",
      damas::cli::unbalanced_main},
 };

@@ -74,10 +74,12 @@ TEST_CASE("command line: no subcommand offers two options of the same name", "[c
   REQUIRE(commands.size() >= 14);
   for (const char* expected : {"hub", "match", "analyze", "unbalanced", "egdb", "serve", "dxp"})
     REQUIRE(std::find(commands.begin(), commands.end(), expected) != commands.end());
-  // egdb's --help lists all of its own subcommands together; each one is checked alone.
+  // egdb's and book's --help list all of their own subcommands together; each one is checked alone.
   for (const char* egdb : {"build", "verify", "info", "probe", "convert", "count", "ending-data"})
     commands.push_back(std::string("egdb ") + egdb);
   std::erase(commands, "egdb");
+  for (const char* book : {"build", "info", "probe"}) commands.push_back(std::string("book ") + book);
+  std::erase(commands, "book");
 
   for (const std::string& command : commands) {
     INFO("damas " << command << " --help");
@@ -89,7 +91,8 @@ TEST_CASE("command line: no subcommand offers two options of the same name", "[c
 
 TEST_CASE("command line: every subcommand that searches accepts the engine options", "[cli]") {
   // The engine options come from the registry (cli_options.cpp); `seed` and `threads` are two.
-  for (const char* command : {"hub", "analyze", "puzzles", "unbalanced", "selfplay", "dxp", "serve"}) {
+  for (const char* command :
+       {"hub", "analyze", "puzzles", "unbalanced", "book build", "selfplay", "dxp", "serve"}) {
     INFO("damas " << command << " --help");
     const std::map<std::string, int> counts = option_name_counts(help_of(command));
     CHECK(counts.count("threads") == 1);
@@ -104,7 +107,7 @@ TEST_CASE("command line: the tuning knobs are on the commands that measure the s
     CHECK(counts.count("lmr-divisor") == 1);
     CHECK(counts.count("probcut") == 1);
   }
-  for (const char* command : {"analyze", "puzzles", "unbalanced", "dxp", "serve"}) {
+  for (const char* command : {"analyze", "puzzles", "unbalanced", "book build", "dxp", "serve"}) {
     INFO("damas " << command << " --help");
     const std::map<std::string, int> counts = option_name_counts(help_of(command));
     CHECK(counts.count("threads") == 1);

@@ -29,6 +29,20 @@ std::size_t Book::move_count() const {
   return n;
 }
 
+std::vector<Move> main_line(const Book& book) {
+  std::vector<Move> line;
+  const BookEntry* e = book.find(Position::start());
+  while (e && line.size() < 256) {
+    const auto best =
+        std::max_element(e->moves.begin(), e->moves.end(),
+                         [](const BookMove& a, const BookMove& b) { return a.score < b.score; });
+    if (best == e->moves.end() || !best->in_book) break;
+    line.push_back(best->move);
+    e = book.find(e->position.after(best->move));
+  }
+  return line;
+}
+
 Score best_score(const BookEntry& entry) {
   Score best = loss_in(0);
   for (const BookMove& m : entry.moves) best = std::max(best, m.score);

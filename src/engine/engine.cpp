@@ -321,11 +321,12 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   const auto fixed_seed = static_cast<std::uint64_t>(options.get_int(option::kSeed));
   r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : seed_base + 0x9E3779B97F4A7C15ULL * ++searches;
   r.tuning = options.tuning();
+  r.excluded = p.excluded;
   return r;
 }
 
 void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, DoneCallback on_done) {
-  go(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt}, std::move(on_info),
+  go(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt, {}}, std::move(on_info),
      std::move(on_done));
 }
 
@@ -390,7 +391,7 @@ SearchResult Engine::search(const GoParams& params, InfoCallback on_info) {
 }
 
 SearchResult Engine::search(const SearchLimits& limits, GoMode mode, InfoCallback on_info) {
-  return search(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt}, std::move(on_info));
+  return search(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt, {}}, std::move(on_info));
 }
 
 }  // namespace damas

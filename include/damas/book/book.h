@@ -28,7 +28,9 @@ struct BookMove {
   Score score = 0;
   // The plies behind the score: those of the book down to the leaf, plus that leaf's search depth.
   int depth = 0;
-  std::uint32_t expansions = 0;  // positions the builder added below this move
+  // The builder's steps through this move: each added a position below it (or reached one of the
+  // book by another order of moves).
+  std::uint32_t expansions = 0;
   // Leads to a position of the book; otherwise it is the best move a search found outside the
   // book (at most one per position), not expanded (yet).
   bool in_book = false;
@@ -75,6 +77,10 @@ class Book {
   std::vector<BookEntry> entries_;
   std::unordered_map<Key, std::uint32_t> index_;
 };
+
+// The main line: from the initial position the best move of each position, as long as it leads
+// to a position of the book.
+std::vector<Move> main_line(const Book& book);
 
 // The best score of a position's moves (the minimax value of the entry); a position without
 // moves is lost for the side to move.

@@ -30,7 +30,7 @@
 //        6    2  score for the side to move, 1/100 man (int16)
 //        8    1  depth: plies behind the score (book plies to the leaf plus its search depth)
 //        9    1  flags: bit 0 the move leads to a position of the book
-//       10    4  expansions: positions the builder added below this move
+//       10    4  expansions: the builder's steps through this move
 //
 // A file is whole or refused: the size must match the counts, the checksum the bytes, every
 // position must be possible, every move legal in its position and given once, every move marked

@@ -56,6 +56,7 @@ struct GoParams {
   std::optional<int> multipv;        // kept within the multipv option's range
   std::optional<LevelParams> level;  // level_params("easy"); weak levels apply to play, not analysis
   std::optional<DrawRules> draw_rules;
+  std::vector<Move> excluded;  // root moves not searched (the book builder's search outside the book)
 };
 
 class Engine {
