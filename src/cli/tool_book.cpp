@@ -305,6 +305,7 @@ int build_command(const Args& args) {
     std::cerr << "damas book build: " << s.error() << "\n";
     return 2;
   }
+  (void)engine.set_option(option::kBook, "false");  // the builder's searches analyse; no book read
   return run_build(r, engine);
 }
 
