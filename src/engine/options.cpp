@@ -86,7 +86,7 @@ std::vector<OptionSpec> user_options() {
       integer(option::kBookPly, 100, 0, 255,
               "follow the book in positions up to this ply from the initial position (weaker levels stop "
               "sooner)"),
-      integer(option::kBookMargin, 4, 0, 100,
+      integer(option::kBookMargin, 8, 0, 100,
               "pick at random (by seed) among the book moves within this many hundredths of a man of the "
               "best; 0 = always the best"),
   };
