@@ -74,9 +74,13 @@ Expected<Header> read_header(const std::vector<unsigned char>& b, const std::str
   if (version != kBookVersion)
     return Error{where + "book version " + std::to_string(version) + ", this damas reads version " +
                  std::to_string(kBookVersion)};
-  std::string variant(reinterpret_cast<const char*>(&b[12]), kVariantBytes);
-  variant.resize(std::strlen(variant.c_str()));
-  if (variant != kVariant) return Error{where + "a book for " + variant + ", damas plays " + kVariant};
+  std::array<unsigned char, kVariantBytes> ours{};
+  std::memcpy(ours.data(), kVariant, std::strlen(kVariant));
+  if (std::memcmp(&b[12], ours.data(), kVariantBytes) != 0) {
+    std::string variant(reinterpret_cast<const char*>(&b[12]), kVariantBytes);
+    variant.resize(std::strlen(variant.c_str()));
+    return Error{where + "a book for " + variant + ", damas plays " + kVariant};
+  }
   Header h;
   h.positions = get_le(&b[28], 4);
   h.moves = get_le(&b[32], 4);
