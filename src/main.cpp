@@ -41,8 +41,10 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::egdb_main},
     {"datagen", "self-play training data for the learned evaluation (positions, scores, results)",
      damas::cli::datagen_main},
-    {"book", "an unbalanced opening book (level positions, one side better) from datagen files",
+    {"book", "the opening book of play: build it from damas's own searches, info, probe a position",
      damas::cli::book_main},
+    {"unbalanced", "unbalanced start positions for matches (level material, one side better) from datagen",
+     damas::cli::unbalanced_main},
 };
 
 void print_help() {
@@ -51,7 +53,7 @@ void print_help() {
             << "Without a subcommand damas speaks the Hub protocol (same as `damas hub`).\n\n";
   for (const Subcommand& s : kSubcommands) {
     const std::string name(s.name);
-    std::cout << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ') << s.summary
+    std::cout << "  " << name << std::string(name.size() < 12 ? 12 - name.size() : 1, ' ') << s.summary
               << "\n";
   }
 }

@@ -1,6 +1,7 @@
 // The subcommands' option names: each subcommand adds the engine options of the registry to its
-// own, and a name of its own that is also an engine option (`book --seed` and the engine's `seed`)
-// reached the user as an uncaught bad_any_cast. Every --help is read and no name may appear twice.
+// own, and a name of its own that is also an engine option (`book --seed`, today's `unbalanced
+// --order-seed`, and the engine's `seed`) reached the user as an uncaught bad_any_cast. Every
+// --help is read and no name may appear twice.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
@@ -58,7 +59,7 @@ std::vector<std::string> subcommands() {
 
 TEST_CASE("command line: the option-name reader finds a name given twice", "[cli]") {
   const std::string help =
-      "damas book:\n  -h [ --help ]         show this help\n  --seed arg            order seed\n"
+      "damas unbalanced:\n  -h [ --help ]         show this help\n  --seed arg            order seed\n"
       "  --threads arg         threads\n\nEngine options:\n  --seed value          engine seed\n";
   const std::map<std::string, int> counts = option_name_counts(help);
   CHECK(counts.size() == 3);
@@ -71,14 +72,16 @@ TEST_CASE("command line: no subcommand offers two options of the same name", "[c
   std::vector<std::string> commands = subcommands();
   // The list is the dispatcher's: a change of `damas --help` must not leave this test empty.
   REQUIRE(commands.size() >= 14);
-  for (const char* expected : {"hub", "match", "analyze", "book", "egdb", "serve", "dxp"})
+  for (const char* expected : {"hub", "match", "analyze", "unbalanced", "egdb", "serve", "dxp"})
     REQUIRE(std::find(commands.begin(), commands.end(), expected) != commands.end());
-  // egdb's and safety's --help list all of their own subcommands together; each one is checked alone.
+  // egdb's, safety's and book's --help list all of their own subcommands together; each one is checked alone.
   for (const char* egdb : {"build", "verify", "info", "probe", "convert", "count", "ending-data"})
     commands.push_back(std::string("egdb ") + egdb);
   std::erase(commands, "egdb");
   for (const char* safety : {"check", "mine"}) commands.push_back(std::string("safety ") + safety);
   std::erase(commands, "safety");
+  for (const char* book : {"build", "info", "probe"}) commands.push_back(std::string("book ") + book);
+  std::erase(commands, "book");
 
   for (const std::string& command : commands) {
     INFO("damas " << command << " --help");
@@ -90,7 +93,8 @@ TEST_CASE("command line: no subcommand offers two options of the same name", "[c
 
 TEST_CASE("command line: every subcommand that searches accepts the engine options", "[cli]") {
   // The engine options come from the registry (cli_options.cpp); `seed` and `threads` are two.
-  for (const char* command : {"hub", "analyze", "puzzles", "book", "selfplay", "dxp", "serve"}) {
+  for (const char* command :
+       {"hub", "analyze", "puzzles", "unbalanced", "book build", "selfplay", "dxp", "serve"}) {
     INFO("damas " << command << " --help");
     const std::map<std::string, int> counts = option_name_counts(help_of(command));
     CHECK(counts.count("threads") == 1);
@@ -105,7 +109,7 @@ TEST_CASE("command line: the tuning knobs are on the commands that measure the s
     CHECK(counts.count("lmr-divisor") == 1);
     CHECK(counts.count("probcut") == 1);
   }
-  for (const char* command : {"analyze", "puzzles", "book", "dxp", "serve"}) {
+  for (const char* command : {"analyze", "puzzles", "unbalanced", "book build", "dxp", "serve"}) {
     INFO("damas " << command << " --help");
     const std::map<std::string, int> counts = option_name_counts(help_of(command));
     CHECK(counts.count("threads") == 1);

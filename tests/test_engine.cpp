@@ -331,3 +331,21 @@ TEST_CASE("engine: the draw laws of one search act as the option would, and chan
   CHECK(by_search.options().get("draw-rules") == "seed");
   CHECK(nodes(seed, depth8) != fmjd64);
 }
+
+TEST_CASE("engine: excluded root moves are left out of the search", "[engine]") {
+  Engine engine;
+  GoParams params;
+  params.limits = depth_limit(5);
+  params.mode = GoMode::Analyze;
+  const Move best = engine.search(params).best;
+  REQUIRE(!best.is_null());
+  params.excluded = {best};
+  const SearchResult other = engine.search(params);
+  CHECK(!other.best.is_null());
+  CHECK(other.best != best);
+  CHECK(is_legal(Position::start(), other.best));
+  MoveList all;
+  generate_legal_moves(Position::start(), all);
+  params.excluded.assign(all.begin(), all.end());
+  CHECK(engine.search(params).best.is_null());
+}

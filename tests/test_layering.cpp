@@ -21,16 +21,17 @@ const std::map<std::string, std::set<std::string>>& allowed_arrows() {
   static const std::map<std::string, std::set<std::string>> arrows = {
       {"core", {}},
       {"egdb", {"core"}},
+      {"book", {"core"}},
       {"eval", {"core"}},
       {"search", {"eval", "egdb", "core"}},
-      {"engine", {"search", "eval", "egdb", "core"}},
+      {"engine", {"search", "eval", "egdb", "book", "core"}},
       {"hub", {"engine", "core"}},
       {"dxp", {"engine", "core"}},
       {"match", {"hub", "engine", "core"}},
       {"review", {"engine", "core"}},
       {"web", {"review", "engine", "core"}},
       {"wasm", {"hub", "web", "engine", "core"}},
-      {"cli", {"hub", "dxp", "match", "web", "review", "engine", "search", "eval", "egdb", "core"}},
+      {"cli", {"hub", "dxp", "match", "web", "review", "engine", "search", "eval", "egdb", "book", "core"}},
       {"main", {"cli"}},
   };
   return arrows;

@@ -86,9 +86,13 @@ std::string data_file(std::string_view name) {
 }
 
 std::optional<int> parse_command_line(std::string_view command, const Args& args,
-                                      const po::options_description& desc, po::variables_map& vm) {
+                                      const po::options_description& desc, po::variables_map& vm,
+                                      const po::positional_options_description* positional) {
   try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::command_line_parser parser(args);
+    parser.options(desc);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
     // --help before notify(), which would insist on the required options.
     if (vm.count("help")) {
       std::cout << desc;

@@ -1,6 +1,7 @@
 // `damas analyze`: searches one position and prints the progress and the best move for a person.
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -27,6 +28,22 @@ namespace damas::cli {
 namespace {
 
 // The progress of --pdn on stderr (a terminal only): the bar, the game and the move.
+// The book's moves of the position, best first, before the search (nothing when it is not in the
+// book).
+void print_book_moves(const Engine& engine, const Position& root, bool algebraic, Numbering numbering) {
+  std::optional<book::BookEntry> entry = engine.book_entry(root);
+  if (!entry) return;
+  std::stable_sort(entry->moves.begin(), entry->moves.end(),
+                   [](const book::BookMove& a, const book::BookMove& b) { return a.score > b.score; });
+  std::cout << "book: ply " << entry->ply << ", " << entry->moves.size() << " moves\n";
+  for (const book::BookMove& m : entry->moves) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "  score %-10s depth %-4d expansions %-7u %s", score_text(m.score).c_str(),
+                  m.depth, m.expansions, m.in_book ? "" : "(searched, not in the book)");
+    std::cout << "  " << review::line_text(root, {m.move}, algebraic, numbering) << buf << "\n";
+  }
+}
+
 std::string pdn_progress(std::size_t done, std::size_t total, int game, int games, std::size_t ply,
                          std::size_t plies) {
   return bar_text(done, total) + " game " + std::to_string(game) + "/" + std::to_string(games) + ", move " +
@@ -162,10 +179,11 @@ int analyze_main(const Args& args) {
     std::cerr << "damas analyze: " << applied.error() << "\n";
     return 2;
   }
-  // Which endgame databases the analysis stands on (stderr: stdout may be the annotated PDN).
+  // Which endgame databases and book the analysis stands on (stderr: stdout may be the annotated PDN).
   const EgdbStatus egdb = engine.egdb_status();
   std::cerr << egdb.text() << "\n";
   for (const std::string& problem : egdb.problems) std::cerr << "endgame databases: " << problem << "\n";
+  std::cerr << engine.book_status().text() << "\n";
   const Numbering numbering =
       parse_numbering(engine.options().get(option::kNumbering)).value_or(Numbering::Standard);
   const Expected<SearchLimits> parsed_limits = read_search_limits(vm, vm.count("pdn") ? 10 : 0);
@@ -207,6 +225,7 @@ int analyze_main(const Args& args) {
   const bool algebraic = vm["algebraic"].as<bool>();
   if (board) std::cout << to_diagram(root) << "\n";
   std::cout << to_fen(root, algebraic ? FenStyle::Algebraic : FenStyle::Numeric) << "\n";
+  print_book_moves(engine, root, algebraic, numbering);
   const SearchResult r = engine.search(limits, GoMode::Analyze, [&](const SearchInfo& info) {
     std::ostringstream line;
     if (info.multipv_index > 1) line << "  line " << info.multipv_index << ' ';

@@ -129,6 +129,7 @@ int serve_main(const Args& args) {
   std::cout << "damas serve: " << egdb.text() << std::endl;
   for (const std::string& problem : egdb.problems)
     std::cout << "damas serve: endgame databases: " << problem << std::endl;
+  std::cout << "damas serve: " << server.book_status().text() << std::endl;
   server.run_until_signal();
   std::cout << "damas serve: stopped" << std::endl;
   return 0;

@@ -12,6 +12,9 @@
 #include <span>
 #include <thread>
 
+#include "damas/book/book_file.h"
+#include "damas/book/choice.h"
+#include "damas/book/discovery.h"
 #include "damas/core/file_check.h"
 #include "damas/core/movegen.h"
 #include "damas/core/text_lines.h"
@@ -34,6 +37,8 @@ struct Job {
   bool cancelled = false;   // stopped before it started: answer at once
   bool ponder_hit = false;  // ponder_hit() arrived before it started
   std::int64_t ponder_hit_ns = 0;
+  std::optional<book::BookMove> book_move;  // answered from the book, without a search
+  std::shared_ptr<const book::Book> book;   // the book it came from
 };
 
 std::uint64_t fresh_seed() {
@@ -76,9 +81,13 @@ struct Engine::Impl {
   bool on_search_thread() const { return std::this_thread::get_id() == thread.get_id(); }
 
   EgdbStatus egdb_status;
+  std::shared_ptr<const book::Book> book;
+  BookStatus book_status;
 
   Status apply_option(std::string_view name, std::string_view value);
   Status load_egdb(const Options& next);
+  Status load_book(const Options& next);
+  std::optional<book::BookMove> book_move(const GoParams& params, const SearchRequest& request) const;
   Status load_eval_file(const std::string& path);
   SearchRequest request(const GoParams& params);
   void loop();
@@ -89,6 +98,11 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
     return load_egdb(next);
+  }
+  if (name == option::kBook || name == option::kBookFile) {
+    Options next = options;
+    if (Status s = next.set(name, value); !s) return s;
+    return load_book(next);
   }
   if (name == option::kEvalFile) return load_eval_file(std::string(value));
   if (name == option::kHash) {
@@ -149,7 +163,77 @@ Status Engine::Impl::load_egdb(const Options& next) {
   return Ok{};
 }
 
+// A file named by book-file must be a sound book; a book found by the search list that is not is
+// reported and the engine plays without one. With book=false nothing is read.
+Status Engine::Impl::load_book(const Options& next) {
+  const std::string& path = next.get(option::kBookFile);
+  BookStatus status;
+  status.enabled = next.get_bool(option::kBook);
+  status.setting = path;
+  std::shared_ptr<const book::Book> loaded;
+  if (status.enabled && path != book::kNoBook) {
+    const bool automatic = path.empty() || path == "auto";
+    const book::Candidate found =
+        automatic ? book::find_book(book::Places::of_process()) : book::Candidate{path, "book-file"};
+    if (!found.path.empty()) {
+      Expected<book::Book> read = book::read_book(found.path);
+      if (!read && !automatic) return Error{read.error()};
+      if (read) loaded = std::make_shared<const book::Book>(std::move(*read));
+      else status.problem = read.error();
+      status.path = found.path;
+      status.source = found.source;
+      status.positions = loaded ? loaded->size() : 0;
+    }
+  }
+  options = next;
+  book = std::move(loaded);
+  book_status = std::move(status);
+  return Ok{};
+}
+
+// The book's move for a search, when it gives one: play (think) only, in a position of the book
+// no deeper than book-ply and the level's cap, picked within book-margin by the search's seed.
+std::optional<book::BookMove> Engine::Impl::book_move(const GoParams& p, const SearchRequest& r) const {
+  if (!book || p.mode != GoMode::Think) return std::nullopt;
+  int max_ply = static_cast<int>(options.get_int(option::kBookPly));
+  const LevelParams lv = p.level.value_or(level);
+  if (lv.book_ply > 0) max_ply = std::min(max_ply, lv.book_ply);
+  const auto margin = static_cast<Score>(options.get_int(option::kBookMargin));
+  return book::choose_move(*book, r.root, {max_ply, margin, r.seed ^ 0xB00C5EEDULL});
+}
+
+std::string BookStatus::text() const {
+  if (!enabled) return "opening book: off (book=false)";
+  if (setting == book::kNoBook) return "opening book: none (book-file=none)";
+  if (!problem.empty()) return "opening book: " + problem + "; playing without a book";
+  if (path.empty()) return "opening book: none found";
+  return "opening book: " + std::to_string(positions) + " positions in " + path + " (" + source + ")";
+}
+
 namespace {
+
+// A move from the book, reported as a search would report it, marked as the book's.
+SearchResult answer_from_book(const book::Book& book, const Position& root, const book::BookMove& m,
+                              const InfoCallback& on_info, std::int64_t go_ns) {
+  SearchResult r;
+  r.best = m.move;
+  r.ponder = book::expected_reply(book, root, m.move);
+  r.score = m.score;
+  r.depth = m.depth;
+  r.pv = {m.move};
+  if (!r.ponder.is_null()) r.pv.push_back(r.ponder);
+  r.seconds = static_cast<double>(SearchControl::now_ns() - go_ns) / 1e9;
+  if (on_info) {
+    SearchInfo info;
+    info.depth = m.depth;
+    info.score = m.score;
+    info.seconds = r.seconds;
+    info.pv = r.pv;
+    info.book = true;
+    on_info(info);
+  }
+  return r;
+}
 
 struct EvalFile {
   EvalWeights classic;
@@ -192,8 +276,12 @@ Status Engine::Impl::load_eval_file(const std::string& path) {
 Status check_option_files(const Options& options) {
   if (Expected<EvalFile> e = read_eval_file(options.get(option::kEvalFile)); !e) return Error{e.error()};
   const std::string& egdb_path = options.get(option::kEgdbPath);
-  if (egdb_path.empty() || egdb_path == "auto" || egdb_path == egdb::kNoDatabases) return Ok{};
-  return check_directory(egdb_path, "endgame database directory");
+  if (!egdb_path.empty() && egdb_path != "auto" && egdb_path != egdb::kNoDatabases)
+    if (Status s = check_directory(egdb_path, "endgame database directory"); !s) return s;
+  const std::string& book_path = options.get(option::kBookFile);
+  if (book_path.empty() || book_path == "auto" || book_path == book::kNoBook) return Ok{};
+  if (Expected<book::Book> b = book::read_book(book_path); !b) return Error{b.error()};
+  return Ok{};
 }
 
 void Engine::Impl::loop() {
@@ -211,7 +299,9 @@ void Engine::Impl::loop() {
     control.clock_start_ns.store(job.ponder_hit ? job.ponder_hit_ns : job.go_ns, std::memory_order_relaxed);
     lock.unlock();
 
-    SearchResult result = run_search(job.request, tt, control, job.on_info);
+    SearchResult result =
+        job.book_move ? answer_from_book(*job.book, job.request.root, *job.book_move, job.on_info, job.go_ns)
+                      : run_search(job.request, tt, control, job.on_info);
     lock.lock();
     finishing = true;
     lock.unlock();
@@ -227,12 +317,23 @@ void Engine::Impl::loop() {
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
   impl_->apply_option(option::kHash, impl_->options.get(option::kHash));
   impl_->load_egdb(impl_->options);
+  impl_->load_book(impl_->options);
 }
 
 Engine::Engine(const Options& options) : impl_(std::make_unique<Impl>()) {
   for (const OptionSpec& spec : option_specs()) {
+    // The book is read once, below, with both of its options.
+    if (spec.name == option::kBook || spec.name == option::kBookFile) {
+      (void)impl_->options.set(spec.name, options.get(spec.name));
+      continue;
+    }
     // A value the engine cannot use (e.g. a missing weights file) keeps the default.
     impl_->apply_option(spec.name, options.get(spec.name));
+  }
+  // A book file it cannot use: the found book (or none), as for any other option.
+  if (!impl_->load_book(impl_->options)) {
+    (void)impl_->options.set(option::kBookFile, "auto");
+    impl_->load_book(impl_->options);
   }
 }
 
@@ -262,6 +363,18 @@ const Options& Engine::options() const { return impl_->options; }
 EgdbStatus Engine::egdb_status() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->egdb_status;
+}
+
+BookStatus Engine::book_status() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->book_status;
+}
+
+std::optional<book::BookEntry> Engine::book_entry(const Position& position) const {
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->book) return std::nullopt;
+  const book::BookEntry* e = impl_->book->find(position);
+  return e ? std::optional<book::BookEntry>(*e) : std::nullopt;
 }
 
 std::string EgdbStatus::text() const {
@@ -321,11 +434,12 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   const auto fixed_seed = static_cast<std::uint64_t>(options.get_int(option::kSeed));
   r.seed = fixed_seed ? fixed_seed * 0xD6E8FEB86659FD93ULL : seed_base + 0x9E3779B97F4A7C15ULL * ++searches;
   r.tuning = options.tuning();
+  r.excluded = p.excluded;
   return r;
 }
 
 void Engine::go(const SearchLimits& limits, GoMode mode, InfoCallback on_info, DoneCallback on_done) {
-  go(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt}, std::move(on_info),
+  go(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt, {}}, std::move(on_info),
      std::move(on_done));
 }
 
@@ -335,6 +449,8 @@ void Engine::go(const GoParams& params, InfoCallback on_info, DoneCallback on_do
   Impl& e = *impl_;
   Job job;
   job.request = e.request(params);
+  job.book_move = e.book_move(params, job.request);
+  if (job.book_move) job.book = e.book;
   job.on_info = std::move(on_info);
   job.on_done = std::move(on_done);
   job.go_ns = now;
@@ -390,7 +506,7 @@ SearchResult Engine::search(const GoParams& params, InfoCallback on_info) {
 }
 
 SearchResult Engine::search(const SearchLimits& limits, GoMode mode, InfoCallback on_info) {
-  return search(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt}, std::move(on_info));
+  return search(GoParams{limits, mode, std::nullopt, std::nullopt, std::nullopt, {}}, std::move(on_info));
 }
 
 }  // namespace damas

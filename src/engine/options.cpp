@@ -66,7 +66,8 @@ std::vector<OptionSpec> user_options() {
            "(empty = built-in weights of both)"),
       integer(option::kMultiPv, 1, 1, 32, "number of best lines searched and reported (analysis)"),
       integer(option::kSeed, 0, 0, 2147483647,
-              "random seed of weak levels (0 = different every game; other values repeat exactly)"),
+              "random seed of weak levels and of the book's choice (0 = different every game; other values "
+              "repeat exactly)"),
       choice(option::kDrawRules, "seed", {"seed", "fmjd64"},
              "draw laws: seed (threefold repetition, 80 plies without capture or man move) or fmjd64 "
              "(FMJD-64 articles 7.2.3-7.2.8 as lidraughts applies them)"),
@@ -76,6 +77,18 @@ std::vector<OptionSpec> user_options() {
            "endgame database directory (damas egdb build); auto (or empty) = the first found of $DAMAS_EGDB, "
            "the user directory ~/.local/share/damas/egdb and the installed <prefix>/share/damas/egdb; none = "
            "no databases"),
+      boolean(option::kBook, true, "play from the opening book: its moves are answered at once"),
+      text(
+          option::kBookFile, "auto",
+          "opening book file (damas book build); auto (or empty) = the first found of $DAMAS_BOOK, "
+          "~/.local/share/damas/brazilian.book and the installed <prefix>/share/damas/brazilian.book; none = "
+          "no book"),
+      integer(option::kBookPly, 100, 0, 255,
+              "follow the book in positions up to this ply from the initial position (weaker levels stop "
+              "sooner)"),
+      integer(option::kBookMargin, 8, 0, 100,
+              "pick at random (by seed) among the book moves within this many hundredths of a man of the "
+              "best; 0 = always the best"),
   };
 }
 

@@ -128,11 +128,13 @@ void Frontend::cmd_hub() {
 }
 
 // Informational lines before `ready` start with `init` (GUIs skip them): the endgame databases in
-// use, and each damaged file left out of them.
+// use, and each damaged file left out of them; the opening book found, or why it is not used.
 void Frontend::cmd_init() {
   const EgdbStatus egdb = engine_.egdb_status();
   if (!egdb.dir.empty()) emit("init " + egdb.text());
   for (const std::string& problem : egdb.problems) emit("init endgame databases: " + problem);
+  const BookStatus book = engine_.book_status();
+  if (!book.path.empty()) emit("init " + book.text());
   emit("ready");
 }
 

@@ -221,6 +221,7 @@ std::string format_info(const SearchInfo& info, const Position& root, Numbering 
     any = true;
   }
   if (info.multipv_index > 1) m.arg("multipv", std::to_string(info.multipv_index));
+  if (info.book) m.arg("book", "true");
   const std::vector<Move> pv = legal_prefix(root, info.pv);
   if (!pv.empty()) {
     std::string text;

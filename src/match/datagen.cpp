@@ -40,6 +40,7 @@ bool play_random(Game& game, int plies, GameRng& rng) {
 
 Status configure(Engine& engine, const OptionList& options) {
   if (Status s = engine.set_option(option::kMoveOverhead, "0"); !s) return s;
+  if (Status s = engine.set_option(option::kBook, "false"); !s) return s;  // searched positions only
   for (const auto& [name, value] : options)
     if (Status s = engine.set_option(name, value); !s) return s;
   return Ok{};

@@ -66,8 +66,11 @@ Pentanomial MatchResult::pentanomial() const {
 Status configure_in_process_engine(Engine& engine, const OptionList& options, DrawRules rules) {
   // In-process games have no communication delay to keep time back for: without this a
   // --movetime of 20 ms would leave the default 30 ms overhead a 1 ms search. An explicit
-  // move-overhead in the option list still wins (it is set after).
+  // move-overhead in the option list still wins (it is set after). The opening book is off unless
+  // the list turns it on: the openings are the file's, and a measurement of the search is not one
+  // of the book.
   if (Status s = engine.set_option(option::kMoveOverhead, "0"); !s) return s;
+  if (Status s = engine.set_option(option::kBook, "false"); !s) return s;
   if (Status s = engine.set_option(option::kDrawRules, to_string(rules)); !s) return s;
   for (const auto& [name, value] : options)
     if (Status s = engine.set_option(name, value); !s) return s;

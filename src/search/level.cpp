@@ -9,11 +9,11 @@ namespace {
 
 // First values, to be calibrated with selfplay matches (see bench/README.md).
 constexpr std::array<LevelParams, 5> kLevels = {{
-    {"beginner", 2, 3'000, 60, 35, 120, 4},
-    {"easy", 4, 30'000, 35, 20, 70, 4},
-    {"medium", 8, 300'000, 15, 10, 40, 3},
-    {"hard", 14, 3'000'000, 5, 3, 20, 2},
-    {"full", 0, 0, 0, 0, 0, 1},
+    {"beginner", 2, 3'000, 60, 35, 120, 4, 4},
+    {"easy", 4, 30'000, 35, 20, 70, 4, 6},
+    {"medium", 8, 300'000, 15, 10, 40, 3, 10},
+    {"hard", 14, 3'000'000, 5, 3, 20, 2, 16},
+    {"full", 0, 0, 0, 0, 0, 1, 0},
 }};
 
 }  // namespace

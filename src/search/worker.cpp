@@ -82,7 +82,9 @@ Worker::Worker(Shared& shared, int id)
   keys_.resize(root_key_index_ + kMaxPly + 2);
   MoveList moves;
   generate_legal_moves(request_.root, moves);
-  for (const Move& m : moves) root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
+  for (const Move& m : moves)
+    if (std::find(request_.excluded.begin(), request_.excluded.end(), m) == request_.excluded.end())
+      root_moves_.push_back(RootMove{m, kNoScore, kNoScore, {m}});
   if (request_.egdb) probe_cache_ = std::make_unique<egdb::ProbeCache>();
   if (request_.learned) learned_.emplace(*request_.learned, static_cast<std::size_t>(kMaxPly) + 1);
 }

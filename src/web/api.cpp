@@ -53,6 +53,7 @@ Status Api::set_engine_option(std::string_view name, std::string_view value) {
 }
 
 EgdbStatus Api::egdb_status() const { return impl_->state.engines.front()->egdb_status(); }
+BookStatus Api::book_status() const { return impl_->state.engines.front()->book_status(); }
 
 bool Api::has_session(std::string_view id) const {
   std::lock_guard lock(impl_->state.mutex);

@@ -57,7 +57,7 @@ Status start_search(Engine& engine, const SearchSettings& settings, const Search
   const std::optional<LevelParams> level = level_params(settings.level);
   if (!level) return Error{"unknown level \"" + settings.level + "\""};
   if (Status s = engine.set_position(task.start, task.moves); !s) return s;
-  engine.go(GoParams{task.limits, task.mode, settings.multipv, *level, settings.rules}, task.on_info,
+  engine.go(GoParams{task.limits, task.mode, settings.multipv, *level, settings.rules, {}}, task.on_info,
             task.on_done);
   return Ok{};
 }

@@ -416,6 +416,7 @@ Status Server::set_engine_option(std::string_view name, std::string_view value) 
 }
 
 EgdbStatus Server::egdb_status() const { return impl_->api.egdb_status(); }
+BookStatus Server::book_status() const { return impl_->api.book_status(); }
 
 void Server::run_until_signal() {
   Impl& s = *impl_;

@@ -13,6 +13,7 @@
 
 namespace boost::program_options {
 class options_description;
+class positional_options_description;
 class variables_map;
 }  // namespace boost::program_options
 
@@ -34,8 +35,9 @@ int dxp_main(const Args& args);
 int serve_main(const Args& args);
 int soak_main(const Args& args);  // tools/soak: load and attack of damas serve on loopback
 int datagen_main(const Args& args);
-int book_main(const Args& args);  // tool_book.cpp: an unbalanced opening book from datagen files
-int hub_main(const Args& args);   // also what `damas` runs without a subcommand
+int unbalanced_main(const Args& args);  // tool_unbalanced.cpp: unbalanced start positions from datagen files
+int book_main(const Args& args);        // tool_book.cpp: the opening book: build, info, probe
+int hub_main(const Args& args);         // also what `damas` runs without a subcommand
 int match_main(const Args& args);
 int puzzles_main(const Args& args);           // tool_puzzles.cpp
 int egdb_main(const Args& args);              // build, verify, info, probe, convert, count
@@ -65,11 +67,13 @@ Status check_output_option(const boost::program_options::variables_map& vm, cons
 // when installed, else the source tree's bench/<name>.
 std::string data_file(std::string_view name);
 
-// Parses a subcommand's arguments into vm. Returns the exit code when the command must end
-// now: 0 after printing --help, 2 after a bad argument (reported on stderr). nullopt: go on.
-std::optional<int> parse_command_line(std::string_view command, const Args& args,
-                                      const boost::program_options::options_description& desc,
-                                      boost::program_options::variables_map& vm);
+// Parses a subcommand's arguments into vm (words without an option name by `positional`, when
+// given). Returns the exit code when the command must end now: 0 after printing --help, 2 after a
+// bad argument (reported on stderr). nullopt: go on.
+std::optional<int> parse_command_line(
+    std::string_view command, const Args& args, const boost::program_options::options_description& desc,
+    boost::program_options::variables_map& vm,
+    const boost::program_options::positional_options_description* positional = nullptr);
 
 // cutechess-cli style options: "-engine cmd=x name=y -each tc=10+0.1 -repeat". Every option
 // of desc takes zero or more words; each occurrence is one group, in command-line order; both

@@ -12,6 +12,7 @@
 //   * The engine never throws to its caller and never writes to stdout/stderr.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "damas/book/book.h"
 #include "damas/core/draw_rules.h"
 #include "damas/core/expected.h"
 #include "damas/core/move.h"
@@ -42,7 +44,19 @@ struct EgdbStatus {
   std::string text() const;
 };
 
-// The files named by eval-file and egdb-path, checked as set_option checks them: for front ends
+// The opening book the engine plays from (book, book-file), and how it was chosen.
+struct BookStatus {
+  std::string path;  // "" when none is in use
+  std::size_t positions = 0;
+  std::string source;            // "book-file", "DAMAS_BOOK", "user directory", "installed", "source tree"
+  bool enabled = true;           // the book option
+  std::string setting = "auto";  // the book-file value
+  std::string problem;           // why the book found is not used (damaged, foreign): the engine plays on
+  // One line for people: "opening book: 20000 positions in /usr/share/damas/brazilian.book (installed)".
+  std::string text() const;
+};
+
+// The files named by eval-file, egdb-path and book-file, checked as set_option checks them: for front ends
 // that build an engine from Options (Engine(const Options&) keeps the default for a value it
 // cannot use), so a bad path is refused with its error instead.
 Status check_option_files(const Options& options);
@@ -57,6 +71,7 @@ struct GoParams {
   std::optional<LevelParams> level =
       std::nullopt;  // level_params("easy"); weak levels apply to play, not analysis
   std::optional<DrawRules> draw_rules = std::nullopt;
+  std::vector<Move> excluded = {};  // root moves not searched (the book builder's search outside the book)
 };
 
 class Engine {
@@ -72,6 +87,10 @@ class Engine {
   const Options& options() const;
   // What egdb-path found (the problems of a found directory are not errors: the engine plays on).
   EgdbStatus egdb_status() const;
+  // The opening book in use, or why there is none.
+  BookStatus book_status() const;
+  // The book's moves of a position (none: not in the book, or no book in use).
+  std::optional<book::BookEntry> book_entry(const Position& position) const;
 
   // Root = start with `moves` played (every move checked for legality). The moves are the game
   // history used for repetition detection. On error nothing changes.

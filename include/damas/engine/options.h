@@ -86,6 +86,10 @@ inline constexpr std::string_view kSeed = "seed";                   // 0 = rando
 inline constexpr std::string_view kDrawRules = "draw-rules";        // seed fmjd64 (core/draw_rules.h)
 inline constexpr std::string_view kEgdbPieces = "egdb-pieces";      // largest piece count probed
 inline constexpr std::string_view kEgdbPath = "egdb-path";          // directory, auto (search list) or none
+inline constexpr std::string_view kBook = "book";                   // play from the opening book
+inline constexpr std::string_view kBookFile = "book-file";          // file, auto (search list) or none
+inline constexpr std::string_view kBookPly = "book-ply";            // deepest ply of the game followed
+inline constexpr std::string_view kBookMargin = "book-margin";      // 1/100 man below the best played
 // Tuning knobs (Visibility::Tuning), each a field of SearchTuning.
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";

@@ -21,6 +21,7 @@ struct LevelParams {
   int weak_move_percent = 0;    // chance of choosing a weaker reasonable root move
   Score weak_move_margin = 0;   // how much worse (centi-men) such a move may score
   int candidates = 1;           // root moves given exact scores for that choice
+  int book_ply = 0;             // the opening book is followed up to this ply at most, 0 = no cap
   bool full_strength() const {
     return max_depth == 0 && max_nodes == 0 && eval_noise == 0 && weak_move_percent == 0;
   }

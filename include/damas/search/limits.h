@@ -42,6 +42,7 @@ struct SearchInfo {
   double seconds = 0;
   std::vector<Move> pv;   // from the root position
   int multipv_index = 1;  // 1-based line number when several lines are searched
+  bool book = false;      // the move came from the opening book, without a search
 };
 
 struct SearchResult {

@@ -80,6 +80,9 @@ struct SearchRequest {
   SearchTuning tuning;
   // Endgame databases probed in the tree (null: none); positions with more pieces are searched.
   std::shared_ptr<const egdb::Database> egdb;
+  // Root moves left out of the search (the book builder's best move outside the book); with every
+  // legal move left out the result has a null best move.
+  std::vector<Move> excluded;
 };
 
 // The transposition-table key of pos: its pieces and side to move and, where a draw law can end

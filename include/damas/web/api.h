@@ -89,6 +89,7 @@ class Api {
   // (`damas serve --threads 2`); level and multipv are set per search.
   Status set_engine_option(std::string_view name, std::string_view value);
   EgdbStatus egdb_status() const;  // of the engines the sessions share
+  BookStatus book_status() const;  // the same
   bool has_session(std::string_view id) const;
   // Stops the session's analysis, if any, and waits for its end (its WebSocket closed).
   void stop_analysis(const std::string& session);

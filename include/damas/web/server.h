@@ -60,6 +60,7 @@ class Server {
   Status set_engine_option(std::string_view name, std::string_view value);
   // The endgame databases the games' engine probes.
   EgdbStatus egdb_status() const;
+  BookStatus book_status() const;
   // Blocks until SIGINT or SIGTERM (or stop() from another thread), then stops.
   void run_until_signal();
   void stop();  // closes the listener and every connection, joins the threads; idempotent

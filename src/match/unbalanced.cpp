@@ -1,4 +1,4 @@
-#include "damas/match/opening_book.h"
+#include "damas/match/unbalanced.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,14 +17,14 @@ bool level_men_only(const Position& p) {
 
 }  // namespace
 
-bool in_score_band(Score score, const BookCriteria& criteria) {
+bool in_score_band(Score score, const UnbalancedCriteria& criteria) {
   const Score magnitude = static_cast<Score>(std::abs(score));
   return magnitude >= criteria.min_score && magnitude <= criteria.max_score;
 }
 
-std::vector<BookCandidate> select_book_candidates(const std::vector<TrainingRecord>& records,
-                                                  const BookCriteria& criteria) {
-  std::vector<BookCandidate> found;
+std::vector<UnbalancedCandidate> select_unbalanced_candidates(const std::vector<TrainingRecord>& records,
+                                                              const UnbalancedCriteria& criteria) {
+  std::vector<UnbalancedCandidate> found;
   std::set<std::tuple<Bitboard, Bitboard, Bitboard, Color>> seen;
   bool game_done = false;  // this game already gave its position
   for (const TrainingRecord& r : records) {
@@ -34,7 +34,7 @@ std::vector<BookCandidate> select_book_candidates(const std::vector<TrainingReco
     const Position& p = r.position;
     if (!seen.insert({p.pieces(Color::White), p.pieces(Color::Black), p.kings(), p.side_to_move()}).second)
       continue;
-    found.push_back(BookCandidate{p, r.score, r.ply});
+    found.push_back(UnbalancedCandidate{p, r.score, r.ply});
     game_done = true;
   }
   std::uint64_t state = criteria.seed;
@@ -43,7 +43,7 @@ std::vector<BookCandidate> select_book_candidates(const std::vector<TrainingReco
   return found;
 }
 
-std::string book_line(const Position& position, Score side_to_move_score, int ply, std::size_t number) {
+std::string unbalanced_line(const Position& position, Score side_to_move_score, int ply, std::size_t number) {
   const Score white = position.side_to_move() == Color::White ? side_to_move_score : -side_to_move_score;
   return to_fen(position) + " | book-" + std::to_string(number) + " ply " + std::to_string(ply) + " white " +
          score_text(white);

@@ -1,4 +1,4 @@
-// The unbalanced opening book (match/opening_book.h): which data positions it takes, its order,
+// The unbalanced start positions (match/unbalanced.h): which data positions it takes, its order,
 // and its lines as a standard FEN any program reads.
 #include <unistd.h>
 
@@ -13,8 +13,8 @@
 #include "command_helpers.h"
 #include "damas/core/notation.h"
 #include "damas/core/training_data.h"
-#include "damas/match/opening_book.h"
 #include "damas/match/openings.h"
+#include "damas/match/unbalanced.h"
 #include "strict_pdn.h"
 
 using namespace damas;
@@ -45,9 +45,9 @@ Position with_king() { return fen("B:WK18,21,22,23,24,25,26,27,28,29,30:B1,2,3,4
 
 }  // namespace
 
-TEST_CASE("opening book: level positions without kings, inside the ply and score bands, one per game",
-          "[book]") {
-  BookCriteria criteria;  // plies 10-16, 0.40-0.90 man either way
+TEST_CASE("unbalanced: level positions without kings, inside the ply and score bands, one per game",
+          "[unbalanced]") {
+  UnbalancedCriteria criteria;  // plies 10-16, 0.40-0.90 man either way
   const std::vector<TrainingRecord> records = {
       record(level_a(), 50, 8, true),      // game 1: too early
       record(level_a(), 50, 12, false),    // taken
@@ -60,11 +60,11 @@ TEST_CASE("opening book: level positions without kings, inside the ply and score
       record(level_c(), 30, 16, false),    // too small an advantage
       record(level_c(), 45, 17, true),     // game 4: too late
   };
-  const std::vector<BookCandidate> found = select_book_candidates(records, criteria);
+  const std::vector<UnbalancedCandidate> found = select_unbalanced_candidates(records, criteria);
   REQUIRE(found.size() == 2);
   const bool a_first = found[0].position == level_a();
-  const BookCandidate& a = found[a_first ? 0 : 1];
-  const BookCandidate& b = found[a_first ? 1 : 0];
+  const UnbalancedCandidate& a = found[a_first ? 0 : 1];
+  const UnbalancedCandidate& b = found[a_first ? 1 : 0];
   CHECK(a.position == level_a());
   CHECK(a.score == 50);
   CHECK(a.ply == 12);
@@ -73,15 +73,16 @@ TEST_CASE("opening book: level positions without kings, inside the ply and score
   CHECK(b.ply == 14);
 }
 
-TEST_CASE("opening book: the order depends on the seed only", "[book]") {
+TEST_CASE("unbalanced: the order depends on the seed only", "[unbalanced]") {
   std::vector<TrainingRecord> records;
   const Position level[] = {level_a(), level_b(), level_c()};
   for (int g = 0; g < 3; ++g) records.push_back(record(level[g], 40 + g, 10 + g, true));
   const auto order = [&](std::uint64_t seed) {
-    BookCriteria criteria;
+    UnbalancedCriteria criteria;
     criteria.seed = seed;
     std::vector<int> plies;
-    for (const BookCandidate& c : select_book_candidates(records, criteria)) plies.push_back(c.ply);
+    for (const UnbalancedCandidate& c : select_unbalanced_candidates(records, criteria))
+      plies.push_back(c.ply);
     return plies;
   };
   CHECK(order(1) == order(1));
@@ -94,14 +95,14 @@ TEST_CASE("opening book: the order depends on the seed only", "[book]") {
   CHECK(another_order);
 }
 
-TEST_CASE("opening book: a line is a standard FEN and a name with White's advantage", "[book]") {
-  const std::string line = book_line(level_a(), -55, 12, 7);  // Black to move, Black better
+TEST_CASE("unbalanced: a line is a standard FEN and a name with White's advantage", "[unbalanced]") {
+  const std::string line = unbalanced_line(level_a(), -55, 12, 7);  // Black to move, Black better
   CHECK(line.find(" | book-7 ply 12 white +0.55") != std::string::npos);
   const std::string fen_text = line.substr(0, line.find(" | "));
   const Expected<Position> strict = strict_pdn::detail::parse_fen(fen_text);
   REQUIRE(strict.has_value());
   CHECK(*strict == level_a());
-  CHECK(book_line(level_b(), -55, 12, 8).find("white -0.55") != std::string::npos);  // White to move
+  CHECK(unbalanced_line(level_b(), -55, 12, 8).find("white -0.55") != std::string::npos);  // White to move
 
   const Expected<std::vector<Opening>> read = parse_openings(line + "\n", "book", OpeningFormat::Fen);
   REQUIRE(read.has_value());
@@ -110,8 +111,8 @@ TEST_CASE("opening book: a line is a standard FEN and a name with White's advant
   CHECK(read->front().name == "book-7 ply 12 white +0.55");
 }
 
-TEST_CASE("opening book: the score band is the advantage of either side", "[book]") {
-  BookCriteria criteria;
+TEST_CASE("unbalanced: the score band is the advantage of either side", "[unbalanced]") {
+  UnbalancedCriteria criteria;
   criteria.min_score = 40;
   criteria.max_score = 90;
   CHECK(in_score_band(40, criteria));
@@ -121,8 +122,8 @@ TEST_CASE("opening book: the score band is the advantage of either side", "[book
   CHECK(!in_score_band(0, criteria));
 }
 
-TEST_CASE("opening book: bench/book-unbalanced-300.txt is 300 different level positions without kings",
-          "[book]") {
+TEST_CASE("unbalanced: bench/book-unbalanced-300.txt is 300 different level positions without kings",
+          "[unbalanced]") {
   const Expected<std::vector<Opening>> book =
       load_openings(std::string(DAMAS_SOURCE_DIR) + "/bench/book-unbalanced-300.txt", OpeningFormat::Fen);
   REQUIRE(book.has_value());
@@ -138,9 +139,10 @@ TEST_CASE("opening book: bench/book-unbalanced-300.txt is 300 different level po
   CHECK(fens.size() == book->size());
 }
 
-TEST_CASE("damas book: a book from a datagen file, and clear errors for bad input", "[book]") {
-  const std::string data = "/tmp/damas-book-test-" + std::to_string(getpid()) + ".bin";
-  const std::string book = "/tmp/damas-book-test-" + std::to_string(getpid()) + ".txt";
+TEST_CASE("damas unbalanced: a ballot file from a datagen file, and clear errors for bad input",
+          "[unbalanced]") {
+  const std::string data = "/tmp/damas-unbalanced-test-" + std::to_string(getpid()) + ".bin";
+  const std::string book = "/tmp/damas-unbalanced-test-" + std::to_string(getpid()) + ".txt";
   {
     Expected<TrainingDataWriter> created = TrainingDataWriter::create(data);
     REQUIRE(created.has_value());
@@ -151,7 +153,7 @@ TEST_CASE("damas book: a book from a datagen file, and clear errors for bad inpu
     REQUIRE(writer.finish());
   }
   const std::string tool =
-      std::string(DAMAS_BINARY) + " book --eval classic --data " + data + " --out " + book;
+      std::string(DAMAS_BINARY) + " unbalanced --eval classic --data " + data + " --out " + book;
   std::string out;
   // No search: the data's scores decide; the three level positions are the whole book.
   CHECK(test::run_command(tool + " --count 3 --nodes 0", out) == 0);
@@ -165,10 +167,10 @@ TEST_CASE("damas book: a book from a datagen file, and clear errors for bad inpu
   CHECK(test::run_command(tool + " --count 3 --nodes 2000 --min-score 0 --max-score 100", out) == 0);
 
   CHECK(test::run_command(tool + " --min-score nan", out) == 2);
-  CHECK(out.find("damas book: ") != std::string::npos);
+  CHECK(out.find("damas unbalanced: ") != std::string::npos);
   CHECK(test::run_command(tool + " --min-score 0.9 --max-score 0.4", out) == 2);
-  CHECK(test::run_command(std::string(DAMAS_BINARY) + " book --data /tmp/damas-no-such.bin --out " + book,
-                          out) == 1);
+  CHECK(test::run_command(
+            std::string(DAMAS_BINARY) + " unbalanced --data /tmp/damas-no-such.bin --out " + book, out) == 1);
   CHECK(out.find("damas-no-such.bin") != std::string::npos);
   {
     std::ofstream cut(data, std::ios::binary | std::ios::in | std::ios::out);

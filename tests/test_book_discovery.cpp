@@ -1,0 +1,53 @@
+// Where the engine looks for its opening book (book/discovery.h): $DAMAS_BOOK alone when set, then
+// the user's, the installed and the source tree's book, the first file found.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "damas/book/discovery.h"
+
+using namespace damas::book;
+namespace fs = std::filesystem;
+
+TEST_CASE("book discovery: the search list and the first file found", "[book]") {
+  const fs::path root = fs::temp_directory_path() / ("damas-book-discovery-" + std::to_string(getpid()));
+  fs::create_directories(root / "home/.local/share/damas");
+  fs::create_directories(root / "prefix/bin");
+  fs::create_directories(root / "prefix/share/damas");
+  fs::create_directories(root / "src/bench");
+  Places places;
+  places.home = (root / "home").string();
+  places.exe_path = (root / "prefix/bin/damas").string();
+  places.source_dir = (root / "src").string();
+
+  const std::vector<Candidate> list = candidates(places);
+  REQUIRE(list.size() == 3);
+  CHECK(list[0].path == (root / "home/.local/share/damas/brazilian.book").string());
+  CHECK(list[0].source == "user directory");
+  CHECK(list[1].path == (root / "prefix/share/damas/brazilian.book").string());
+  CHECK(list[2].path == (root / "src/bench/brazilian.book").string());
+
+  CHECK(find_book(places).path.empty());
+  std::ofstream(root / "src/bench/brazilian.book") << "x";
+  CHECK(find_book(places).source == "source tree");
+  std::ofstream(root / "prefix/share/damas/brazilian.book") << "x";
+  CHECK(find_book(places).source == "installed");
+  std::ofstream(root / "home/.local/share/damas/brazilian.book") << "x";
+  CHECK(find_book(places).source == "user directory");
+
+  places.xdg_data_home = (root / "xdg").string();
+  CHECK(user_book(places) == (root / "xdg/damas/brazilian.book").string());
+  places.xdg_data_home = "relative/xdg";  // not absolute: ignored
+  CHECK(user_book(places) == (root / "home/.local/share/damas/brazilian.book").string());
+
+  places.env_file = "/nowhere/my.book";  // decides alone, there or not
+  CHECK(find_book(places).path == "/nowhere/my.book");
+  CHECK(find_book(places).source == "DAMAS_BOOK");
+  places.env_file = "none";
+  CHECK(candidates(places).empty());
+  CHECK(find_book(places).path.empty());
+  fs::remove_all(root);
+}
