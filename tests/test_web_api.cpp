@@ -1,14 +1,19 @@
 // The board's JSON API (web/api.h) called directly: sessions, moves with their landing squares,
 // undo, hint, computer moves, analysis, FEN and PDN, and a clear error for every bad request.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "damas/book/book_file.h"
 #include "damas/core/json.h"
+#include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/web/api.h"
 #include "strict_pdn.h"
@@ -692,4 +697,46 @@ TEST_CASE("web api: the operations that search, review-step among them, are the 
         "review-start", "review-cancel", "review", "review-line", "stats", "nothing"})
     CHECK_FALSE(Api::may_search(std::string("/api/") + op));
   CHECK_FALSE(Api::may_search("/review-step"));
+}
+
+TEST_CASE("web api: the opening panel's book moves of the position, and how far the book goes", "[web]") {
+  // A book of two positions: the start (22-18 in the book, 21-17 searched) and the one after 22-18.
+  const Position start = Position::start();
+  const auto move = [](const Position& p, const char* text) { return *parse_any_move(p, text); };
+  const Position a = start.after(move(start, "22-18"));
+  book::Book b;
+  REQUIRE(b.add(book::BookEntry{
+      start, 0, {{move(start, "22-18"), 12, 20, 5, true}, {move(start, "21-17"), -4, 14, 0, false}}}));
+  REQUIRE(b.add(book::BookEntry{a, 1, {{move(a, "11-15"), -12, 19, 0, false}}}));
+  const std::string path = "/tmp/damas-web-opening-" + std::to_string(getpid()) + ".book";
+  REQUIRE(book::write_book(path, b));
+
+  Api api(fast_config());
+  REQUIRE(api.set_engine_option("book-file", path));
+  const std::string id = new_game(api);
+  Answer o = call(api, "opening", session_body(id));
+  REQUIRE(o.status == 200);
+  CHECK(o.json.find("in_book")->as_bool());
+  CHECK(o.json.find("ply")->as_number() == 0);
+  CHECK(str(o.json, "book").find("2 positions in " + path) != std::string::npos);
+  const Json::Array& moves = o.json.find("moves")->as_array();
+  REQUIRE(moves.size() == 2);
+  CHECK(str(moves[0], "id") == "22-18");  // best first
+  CHECK(moves[0].find("white_score")->as_number() == 12);
+  CHECK(str(moves[0], "white_score_text") == "+0.12");
+  CHECK(moves[0].find("depth")->as_number() == 20);
+  CHECK(moves[0].find("in_book")->as_bool());
+  CHECK_FALSE(moves[1].find("in_book")->as_bool());
+  CHECK(o.json.find("line")->as_array().size() == 1);  // 22-18, then out of the book
+
+  REQUIRE(call(api, "move", session_body(id, "\"move\":\"22-18\"")).status == 200);
+  o = call(api, "opening", session_body(id));
+  CHECK(o.json.find("ply")->as_number() == 1);
+  CHECK(o.json.find("moves")->as_array().front().find("white_score")->as_number() == 12);  // Black's -0.12
+  REQUIRE(call(api, "move", session_body(id, "\"move\":\"11-15\"")).status == 200);
+  o = call(api, "opening", session_body(id));
+  CHECK_FALSE(o.json.find("in_book")->as_bool());
+  CHECK(o.json.find("moves")->as_array().empty());
+  CHECK(call(api, "opening", session_body("nope")).status == 404);
+  std::remove(path.c_str());
 }

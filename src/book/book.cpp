@@ -29,9 +29,9 @@ std::size_t Book::move_count() const {
   return n;
 }
 
-std::vector<Move> main_line(const Book& book) {
+std::vector<Move> main_line(const Book& book, const Position& from) {
   std::vector<Move> line;
-  const BookEntry* e = book.find(Position::start());
+  const BookEntry* e = book.find(from);
   while (e && line.size() < 256) {
     const auto best =
         std::max_element(e->moves.begin(), e->moves.end(),

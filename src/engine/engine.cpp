@@ -377,6 +377,11 @@ std::optional<book::BookEntry> Engine::book_entry(const Position& position) cons
   return e ? std::optional<book::BookEntry>(*e) : std::nullopt;
 }
 
+std::vector<Move> Engine::book_line(const Position& position) const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->book ? book::main_line(*impl_->book, position) : std::vector<Move>{};
+}
+
 std::string EgdbStatus::text() const {
   if (!dir.empty())
     return "endgame databases: up to " + std::to_string(pieces) + " pieces in " + dir + " (" + source + ")";

@@ -22,6 +22,7 @@ const Operation* find_operation(std::string_view name) {
       {"review", Need::Quick, &op_review},
       {"review-line", Need::Quick, &op_review_line},
       {"stats", Need::Quick, &op_stats},
+      {"opening", Need::Quick, &op_opening},
   };
   for (const Operation& op : kOperations)
     if (op.name == name) return &op;

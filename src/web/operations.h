@@ -40,5 +40,6 @@ Answer op_review_step(ApiState& state, const Json& body);
 Answer op_review_cancel(ApiState& state, const Json& body);
 Answer op_review(ApiState& state, const Json& body);
 Answer op_review_line(ApiState& state, const Json& body);
+Answer op_opening(ApiState& state, const Json& body);
 
 }  // namespace damas::web

@@ -10,6 +10,7 @@ import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { serve } from "../browser-wasm/static-server.mjs";
 
 const [damas, artefacts, webDir] = process.argv.slice(2);
@@ -20,7 +21,10 @@ if (!damas || !artefacts) {
 mkdirSync(artefacts, { recursive: true });
 
 // ---- The server ----
-const server = spawn(damas, ["serve", "--port", "0", "--move-time", "0.05", "--hash", "8", "--threads", "1"],
+// The shipped opening book, named so that the opening panel's test does not depend on the search list.
+const book = fileURLToPath(new URL("../../bench/brazilian.book", import.meta.url));
+const server = spawn(damas, ["serve", "--port", "0", "--move-time", "0.05", "--hash", "8", "--threads", "1",
+                             "--book-file", book],
                      { stdio: ["ignore", "pipe", "inherit"] });
 const base = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error("damas serve printed no address")), 20000);
@@ -177,6 +181,27 @@ await test("a forced multi-capture with two routes: the landing squares choose t
   expect((await movesText()).join() === "c3:g7", "moves: " + (await movesText()).join());
   const s = await state();
   expect(s.pieces.map((p) => p.square).sort().join() === "d6,g7,h8", "pieces: " + s.pieces.map((p) => p.square));
+});
+
+await test("the opening panel shows the book moves of the position and follows the game", async () => {
+  await open("mode=two-players");
+  const status = () => page.textContent("#opening-status");
+  await page.waitForFunction(() => document.querySelectorAll("#opening-moves li").length > 0, null, { timeout: 20000 });
+  expect(/^In the book \(ply 0\): it goes \d+ more plies along /.test(await status()), "status: " + (await status()));
+  // The first book move that leads on in the book (a move only searched is marked so).
+  const inBook = await page.$$eval("#opening-moves li", (els) =>
+    els.filter((li) => !li.querySelector(".leaf")).map((li) => li.querySelector(".move").textContent));
+  expect(inBook.length > 0, "no move of the book leads on in it");
+  const move = (await state()).legal.find((m) => m.text === inBook[0]);
+  expect(move, "the book move " + inBook[0] + " is not among the legal moves");
+  await enter(move);
+  await page.waitForFunction(() => /^In the book \(ply 1\)/.test(document.getElementById("opening-status").textContent),
+                             null, { timeout: 20000 });
+  await page.screenshot({ path: join(artefacts, "board-opening.png") });
+  await setFen("W:Wc3:Bd4,d6,f6,h8");
+  await page.waitForFunction(() => document.getElementById("opening-status").textContent === "Out of the book.",
+                             null, { timeout: 20000 });
+  expect(await page.$$eval("#opening-moves li", (e) => e.length) === 0, "book moves shown out of the book");
 });
 
 // The board has no rules of its own: what may be picked and where it may go is the engine's list.

@@ -13,6 +13,7 @@ import * as reviewPanel from "./review-panel.js";
 import * as puzzlePanel from "./puzzle-panel.js";
 import * as editor from "./editor.js";
 import * as settings from "./settings.js";
+import { renderOpening } from "./opening-panel.js";
 
 function createApp() {
   return {
@@ -49,7 +50,7 @@ function selectPly(ply) {
 
 // The panels that follow the game.
 function hangPanels() {
-  app.on.update.push(() => renderMoves(app, selectPly), () => reviewPanel.renderReview(app));
+  app.on.update.push(() => renderMoves(app, selectPly), () => reviewPanel.renderReview(app), () => renderOpening(app));
   app.on.reset.push(() => stopAnalysisView(app), () => app.puzzles.current && puzzlePanel.setPuzzleMode(app, false),
                     () => reviewPanel.dropReview(app));
   app.on.changed.push(() => followBoard(app));

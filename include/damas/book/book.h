@@ -78,9 +78,9 @@ class Book {
   std::unordered_map<Key, std::uint32_t> index_;
 };
 
-// The main line: from the initial position the best move of each position, as long as it leads
-// to a position of the book.
-std::vector<Move> main_line(const Book& book);
+// The main line: from `from` the best move of each position, as long as it leads to a position of
+// the book (how deep the book goes along its best moves).
+std::vector<Move> main_line(const Book& book, const Position& from = Position::start());
 
 // The best score of a position's moves (the minimax value of the entry); a position without
 // moves is lost for the side to move.

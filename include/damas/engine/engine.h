@@ -91,6 +91,8 @@ class Engine {
   BookStatus book_status() const;
   // The book's moves of a position (none: not in the book, or no book in use).
   std::optional<book::BookEntry> book_entry(const Position& position) const;
+  // The book's main line from a position: its best moves while they stay in the book.
+  std::vector<Move> book_line(const Position& position) const;
 
   // Root = start with `moves` played (every move checked for legality). The moves are the game
   // history used for repetition detection. On error nothing changes.

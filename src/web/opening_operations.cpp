@@ -1,0 +1,60 @@
+// The opening panel's operation: the book moves of the position on the board, with their scores,
+// and how far the book goes along its best moves from there.
+#include <algorithm>
+
+#include "damas/core/notation.h"
+#include "damas/core/score_text.h"
+#include "operations.h"
+#include "views.h"
+
+namespace damas::web {
+namespace {
+
+Json book_move_json(const Position& p, const book::BookMove& m) {
+  const Score white = p.side_to_move() == Color::White ? m.score : -m.score;
+  Json j = Json::object();
+  j.set("text", json_str(to_algebraic(p, m.move)));
+  j.set("id", json_str(to_hub_move(m.move)));
+  j.set("score", json_num(m.score));
+  j.set("white_score", json_num(white));
+  j.set("white_score_text", json_str(white_score_text(white)));
+  j.set("depth", json_num(m.depth));
+  j.set("expansions", json_num(m.expansions));
+  j.set("in_book", json_bool(m.in_book));
+  return j;
+}
+
+// Read from the engines the sessions share (they hold the same book); no search.
+Json opening_json(const std::string& id, const Position& p, const Engine& engine) {
+  Json j = Json::object();
+  j.set("session", json_str(id));
+  j.set("book", json_str(engine.book_status().text()));
+  std::optional<book::BookEntry> entry = engine.book_entry(p);
+  j.set("in_book", json_bool(entry.has_value()));
+  Json moves = Json::array();
+  Json line = Json::array();
+  if (entry) {
+    j.set("ply", json_num(entry->ply));
+    std::stable_sort(entry->moves.begin(), entry->moves.end(),
+                     [](const book::BookMove& a, const book::BookMove& b) { return a.score > b.score; });
+    for (const book::BookMove& m : entry->moves) moves.push(book_move_json(p, m));
+    Position at = p;
+    for (const Move& m : engine.book_line(p)) {
+      line.push(json_str(to_algebraic(at, m)));
+      at = at.after(m);
+    }
+  }
+  j.set("moves", std::move(moves));
+  j.set("line", std::move(line));
+  return j;
+}
+
+}  // namespace
+
+Answer op_opening(ApiState& state, const Json& body) {
+  return with_session(state, body, [&state](const std::string& id, Session& s) -> Answer {
+    return opening_json(id, game_at_cursor(s).current(), *state.engines.front());
+  });
+}
+
+}  // namespace damas::web
