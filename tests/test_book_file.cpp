@@ -12,17 +12,13 @@
 #include "damas/book/book_file.h"
 #include "damas/core/binary_io.h"
 #include "damas/core/notation.h"
+#include "rules_helpers.h"
 
 using namespace damas;
 using namespace damas::book;
+using damas::testing::move;
 
 namespace {
-
-Move move(const Position& p, const char* text) {
-  const Expected<Move> m = parse_any_move(p, text);
-  REQUIRE(m.has_value());
-  return *m;
-}
 
 BookMove scored(const Position& p, const char* text, Score score, int depth, std::uint32_t expansions,
                 bool in_book) {

@@ -15,25 +15,14 @@
 #include "damas/book/book_file.h"
 #include "damas/core/notation.h"
 #include "damas/engine/engine.h"
+#include "rules_helpers.h"
 
 using namespace damas;
 using namespace damas::book;
+using damas::testing::after;
+using damas::testing::move;
 
 namespace {
-
-Move move(const Position& p, const char* text) {
-  const Expected<Move> m = parse_any_move(p, text);
-  REQUIRE(m.has_value());
-  return *m;
-}
-
-Position after(const char* moves) {
-  Position p = Position::start();
-  const Expected<std::vector<Move>> list = parse_move_list(p, moves);
-  REQUIRE(list.has_value());
-  for (const Move& m : *list) p = p.after(m);
-  return p;
-}
 
 // The initial position with four scored moves (22-18 in the book, 0.30 man above 24-20), and a
 // position at ply 5.

@@ -312,24 +312,8 @@ int build_command(const Args& args) {
 }  // namespace
 
 int book_main(const Args& args) {
-  using Command = int (*)(const Args&);
-  static constexpr std::pair<const char*, Command> kCommands[] = {
-      {"build", build_command}, {"info", info_command}, {"probe", probe_command}};
-  const std::string action = args.empty() ? "" : args.front();
-  const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
-  for (const auto& [name, command] : kCommands)
-    if (action == name) return command(rest);
-  constexpr const char* kUsage = "usage: damas book build|info|probe [options]";
-  if (action != "--help" && action != "-h") {
-    std::cerr << "book: unknown or missing action \"" << action << "\"\n" << kUsage << " (each has --help)\n";
-    return 2;
-  }
-  std::cout << kUsage << "\n";  // and each action's help (the man page is made of it)
-  for (const auto& [name, command] : kCommands) {
-    std::cout << "\n";
-    command({"--help"});
-  }
-  return 0;
+  return run_action("book", "usage: damas book build|info|probe [options]",
+                    {{"build", build_command}, {"info", info_command}, {"probe", probe_command}}, args);
 }
 
 }  // namespace damas::cli

@@ -286,30 +286,15 @@ int count_command(const Args& args) {
 }  // namespace
 
 int egdb_main(const Args& args) {
-  using Command = int (*)(const Args&);
-  static constexpr std::pair<const char*, Command> kCommands[] = {{"build", build_command},
-                                                                  {"verify", verify_command},
-                                                                  {"info", info_command},
-                                                                  {"probe", probe_command},
-                                                                  {"convert", egdb_convert_main},
-                                                                  {"count", count_command},
-                                                                  {"ending-data", egdb_ending_data_main}};
-  const std::string action = args.empty() ? "" : args.front();
-  const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
-  for (const auto& [name, command] : kCommands)
-    if (action == name) return command(rest);
-  constexpr const char* kUsage =
-      "usage: damas egdb build|verify|info|probe|convert|count|ending-data [options]";
-  if (action != "--help" && action != "-h") {
-    std::cerr << "egdb: unknown or missing action \"" << action << "\"\n" << kUsage << " (each has --help)\n";
-    return 2;
-  }
-  std::cout << kUsage << "\n";  // and each action's help (the man page is made of it)
-  for (const auto& [name, command] : kCommands) {
-    std::cout << "\n";
-    command({"--help"});
-  }
-  return 0;
+  return run_action("egdb", "usage: damas egdb build|verify|info|probe|convert|count|ending-data [options]",
+                    {{"build", build_command},
+                     {"verify", verify_command},
+                     {"info", info_command},
+                     {"probe", probe_command},
+                     {"convert", egdb_convert_main},
+                     {"count", count_command},
+                     {"ending-data", egdb_ending_data_main}},
+                    args);
 }
 
 }  // namespace damas::cli

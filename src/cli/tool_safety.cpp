@@ -225,25 +225,8 @@ int mine_command(const Args& args) {
 }  // namespace
 
 int safety_main(const Args& args) {
-  using Command = int (*)(const Args&);
-  static constexpr std::pair<const char*, Command> kCommands[] = {{"check", check_command},
-                                                                  {"mine", mine_command}};
-  const std::string action = args.empty() ? "" : args.front();
-  const Args rest(args.empty() ? args.begin() : args.begin() + 1, args.end());
-  for (const auto& [name, command] : kCommands)
-    if (action == name) return command(rest);
-  constexpr const char* kUsage = "usage: damas safety check|mine [options]";
-  if (action != "--help" && action != "-h") {
-    std::cerr << "safety: unknown or missing action \"" << action << "\"\n"
-              << kUsage << " (each has --help)\n";
-    return 2;
-  }
-  std::cout << kUsage << "\n";
-  for (const auto& [name, command] : kCommands) {
-    std::cout << "\n";
-    command({"--help"});
-  }
-  return 0;
+  return run_action("safety", "usage: damas safety check|mine [options]",
+                    {{"check", check_command}, {"mine", mine_command}}, args);
 }
 
 }  // namespace damas::cli

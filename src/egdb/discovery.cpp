@@ -1,46 +1,17 @@
 #include "damas/egdb/discovery.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
 #include "damas/egdb/egdb.h"
 
 namespace damas::egdb {
-namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
+Places Places::of_process() { return Places{DataPlaces::of_process(), environment_value("DAMAS_EGDB")}; }
 
-}  // namespace
+std::string user_dir(const Places& places) { return user_data_path(places, "egdb"); }
 
-Places Places::of_process() {
-  Places p;
-  p.env_dir = env("DAMAS_EGDB");
-  p.xdg_data_home = env("XDG_DATA_HOME");
-  p.home = env("HOME");
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) p.exe_path = exe.string();
-  return p;
-}
-
-std::string user_dir(const Places& places) {
-  // XDG: a relative $XDG_DATA_HOME is invalid and is ignored.
-  if (!places.xdg_data_home.empty() && places.xdg_data_home.front() == '/')
-    return (std::filesystem::path(places.xdg_data_home) / "damas" / "egdb").string();
-  if (!places.home.empty())
-    return (std::filesystem::path(places.home) / ".local" / "share" / "damas" / "egdb").string();
-  return {};
-}
-
-std::string installed_dir(const Places& places) {
-  if (places.exe_path.empty()) return {};
-  const std::filesystem::path exe(places.exe_path);
-  return (exe.parent_path().parent_path() / "share" / "damas" / "egdb").string();
-}
+std::string installed_dir(const Places& places) { return installed_data_path(places, "egdb"); }
 
 std::vector<Candidate> candidates(const Places& places) {
   if (!places.env_dir.empty()) {

@@ -12,18 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "damas/core/data_places.h"
+
 namespace damas::book {
 
 inline constexpr const char* kBookFileName = "brazilian.book";
 inline constexpr const char* kNoBook = "none";
 
 // The facts of the process the list is made of; tests inject their own.
-struct Places {
-  std::string env_file;       // $DAMAS_BOOK ("" when unset)
-  std::string xdg_data_home;  // $XDG_DATA_HOME
-  std::string home;           // $HOME
-  std::string exe_path;       // this program
-  std::string source_dir;     // the source tree this program was built from
+struct Places : DataPlaces {
+  std::string env_file;    // $DAMAS_BOOK ("" when unset)
+  std::string source_dir;  // the source tree this program was built from
   static Places of_process();
 };
 

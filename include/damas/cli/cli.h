@@ -75,6 +75,16 @@ std::optional<int> parse_command_line(
     boost::program_options::variables_map& vm,
     const boost::program_options::positional_options_description* positional = nullptr);
 
+// A command made of actions (`damas egdb build`, `damas book info`, ...): runs the action named by
+// the first word with the words after it. "--help" prints the usage and every action's help (the
+// man page is made of it); an unknown or missing action is reported with the usage (exit code 2).
+struct Action {
+  const char* name;
+  int (*run)(const Args& args);
+};
+int run_action(std::string_view command, std::string_view usage, const std::vector<Action>& actions,
+               const Args& args);
+
 // cutechess-cli style options: "-engine cmd=x name=y -each tc=10+0.1 -repeat". Every option
 // of desc takes zero or more words; each occurrence is one group, in command-line order; both
 // -name and --name are accepted. Returns the exit code when the command must end now (as

@@ -11,14 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "damas/core/data_places.h"
+
 namespace damas::egdb {
 
 // The facts of the process the list is made of; tests inject their own.
-struct Places {
-  std::string env_dir;        // $DAMAS_EGDB ("" when unset)
-  std::string xdg_data_home;  // $XDG_DATA_HOME
-  std::string home;           // $HOME
-  std::string exe_path;       // this program
+struct Places : DataPlaces {
+  std::string env_dir;  // $DAMAS_EGDB ("" when unset)
   static Places of_process();
 };
 
