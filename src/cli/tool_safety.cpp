@@ -1,4 +1,5 @@
-// `damas safety check|mine`: the safety set (bench/safety.txt) checked at game speed, and mined.
+// `damas safety check|mine|sift`: the safety set (bench/safety.txt) checked at game speed, mined from
+// games it plays, and sifted from games already played.
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,9 +10,12 @@
 #include "damas/cli/cli.h"
 #include "damas/cli/progress.h"
 #include "damas/core/notation.h"
+#include "damas/core/pdn.h"
 #include "damas/core/score_text.h"
+#include "damas/core/text_lines.h"
 #include "damas/match/safety_check.h"
 #include "damas/match/safety_mine.h"
+#include "damas/match/safety_sift.h"
 #include "damas/review/review.h"
 
 namespace po = boost::program_options;
@@ -106,8 +110,8 @@ void add_mine_options(po::options_description& desc) {
 }
 
 // The command line that made the set, for its header.
-std::string command_text(const Args& args) {
-  std::string s = "damas safety mine";
+std::string command_text(std::string command, const Args& args) {
+  std::string s = std::move(command);
   for (const std::string& a : args)
     s += " " + (a.find_first_of(" \t") == std::string::npos ? a : "\"" + a + "\"");
   return s;
@@ -201,7 +205,7 @@ int mine_command(const Args& args) {
   if (Status s = check_output_option(vm, "out", "safety set"); !s) return fail("mine", s.error());
   Expected<MineConfig> config = mine_config(vm);
   if (!config) return fail("mine", config.error());
-  Expected<SafetySet> set = starting_set(out, command_text(args));
+  Expected<SafetySet> set = starting_set(out, command_text("damas safety mine", args));
   if (!set) return fail("mine", set.error());
   const std::size_t before = set->positions.size();
   Status written = write_safety_set(out, *set);
@@ -222,11 +226,119 @@ int mine_command(const Args& args) {
   return 0;
 }
 
+// The games of PDN files for `safety sift`, numbered from 1 across the files in order.
+Expected<std::vector<SiftGame>> sift_sources(const std::vector<std::string>& files, int first, int count) {
+  std::vector<SiftGame> out;
+  int number = 0;
+  for (const std::string& file : files) {
+    const Expected<std::string> text = read_text_file(file, "PDN file");
+    if (!text) return Error{text.error()};
+    const std::vector<PdnGameOrError> games = read_pdn(*text);
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      ++number;
+      if (number < first || (count > 0 && number >= first + count)) continue;
+      if (!games[i]) return Error{file + ": " + games[i].error()};
+      out.push_back({file + " game " + std::to_string(i + 1), *games[i]});
+    }
+  }
+  return out;
+}
+
+void add_sift_options(po::options_description& desc) {
+  auto add = desc.add_options();
+  add("help,h", "show this help");
+  add("out", po::value<std::string>(), "the set to write (an existing one is read and extended)");
+  add("pdn", po::value<std::vector<std::string>>(), "a PDN file of played games (also without the name)");
+  add("first-game", po::value<int>()->default_value(1),
+      "number of the first game to sift (across the files)");
+  add("games", po::value<int>()->default_value(0), "games to sift from there (0: all)");
+  add("nodes", po::value<std::uint64_t>()->default_value(kGameSpeedNodes),
+      "the engine's node budget per position (the default: one move at 5+0.05)");
+  add("deep-factor", po::value<int>()->default_value(20), "the verification searches deep-factor x nodes");
+  add("engine", po::value<std::string>()->default_value(""),
+      "options of the engine under test (name=value ...)");
+  add("concurrency", po::value<int>()->default_value(1), "games sifted at once");
+  add("lookahead", po::value<int>()->default_value(6),
+      "a candidate: the loser is a man down within this many plies");
+  add("verbose,v", po::bool_switch(),
+      "one line per candidate: what the engine played, what the verification found");
+}
+
+Expected<SiftConfig> sift_config(const po::variables_map& vm) {
+  SiftConfig config;
+  const Expected<OptionList> engine = parse_option_list(vm["engine"].as<std::string>());
+  if (!engine) return Error{"--engine: " + engine.error()};
+  config.engine = *engine;
+  config.nodes = vm["nodes"].as<std::uint64_t>();
+  config.deep_factor = vm["deep-factor"].as<int>();
+  config.concurrency = vm["concurrency"].as<int>();
+  config.rule.lookahead = vm["lookahead"].as<int>();
+  return config;
+}
+
+void report_game(const SiftReport& r, const SafetySet& set, bool verbose) {
+  for (const std::string& note : r.notes)
+    if (verbose) std::fprintf(stderr, "  %s\n", note.c_str());
+  if (r.candidates)
+    std::fprintf(stderr,
+                 "%s: %d candidates (%d decided, %d known), %d refuted, %d searches, %.0f s; set %zu\n",
+                 r.game.c_str(), r.candidates, r.decided, r.known, r.refuted, r.searches, r.seconds,
+                 set.positions.size());
+}
+
+int sift_command(const Args& args) {
+  po::options_description desc(
+      "damas safety sift --out F [--first-game G] [--games N] [--nodes N] [--deep-factor K] [--engine "
+      "\"...\"]\n"
+      "                  [--concurrency K] [--lookahead P] FILE.pdn...\n"
+      "  the decided games of the PDN files: the loser's positions shortly before it lost a man are "
+      "searched\n"
+      "  by the engine at the node budget on a cleared engine, and its move verified deeply; the refuted\n"
+      "  positions extend the set F (written after every game; a position already in it is not searched\n"
+      "  again). With one thread per search the set depends on the games and the settings only");
+  add_sift_options(desc);
+  po::positional_options_description positional;
+  positional.add("pdn", -1);
+  po::variables_map vm;
+  if (const std::optional<int> exit_code = parse_command_line("safety sift", args, desc, vm, &positional))
+    return *exit_code;
+  if (!vm.count("out")) return fail("sift", "--out is needed (--help)");
+  if (!vm.count("pdn")) return fail("sift", "no PDN file given (--help)");
+  const std::string out = vm["out"].as<std::string>();
+  if (Status s = check_output_option(vm, "out", "safety set"); !s) return fail("sift", s.error());
+  const Expected<SiftConfig> config = sift_config(vm);
+  if (!config) return fail("sift", config.error());
+  const int first = vm["first-game"].as<int>();
+  if (first < 1) return fail("sift", "--first-game must be at least 1");
+  if (vm["games"].as<int>() < 0) return fail("sift", "--games cannot be negative");
+  const Expected<std::vector<SiftGame>> games =
+      sift_sources(vm["pdn"].as<std::vector<std::string>>(), first, vm["games"].as<int>());
+  if (!games) return fail("sift", games.error());
+  Expected<SafetySet> set = starting_set(out, command_text("damas safety sift", args));
+  if (!set) return fail("sift", set.error());
+  const std::size_t before = set->positions.size();
+  Status written = write_safety_set(out, *set);
+  const bool verbose = vm["verbose"].as<bool>();
+  const Expected<std::vector<SiftReport>> reports =
+      sift_games(*config, *games, *set, [&](const SiftReport& r, const SafetySet& s) {
+        report_game(r, s, verbose);
+        if (written) written = write_safety_set(out, s);
+      });
+  if (!reports) return fail("sift", reports.error(), 1);
+  if (written) written = write_safety_set(out, *set);
+  if (!written) return fail("sift", written.error(), 1);
+  int candidates = 0;
+  for (const SiftReport& r : *reports) candidates += r.candidates;
+  std::printf("%zu games, %d candidates, %zu new positions: %zu in %s\n", reports->size(), candidates,
+              set->positions.size() - before, set->positions.size(), out.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int safety_main(const Args& args) {
-  return run_action("safety", "usage: damas safety check|mine [options]",
-                    {{"check", check_command}, {"mine", mine_command}}, args);
+  return run_action("safety", "usage: damas safety check|mine|sift [options]",
+                    {{"check", check_command}, {"mine", mine_command}, {"sift", sift_command}}, args);
 }
 
 }  // namespace damas::cli

@@ -13,6 +13,7 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/score_text.h"
+#include "damas/match/safety_finds.h"
 #include "damas/match/safety_verify.h"
 
 namespace damas {
@@ -21,13 +22,12 @@ std::vector<std::string> default_safety_opponents() {
   return {"probcut=false lmr=false", "eval=classic", "level=hard seed=1", "level=medium seed=1"};
 }
 
-namespace {
-
-// Men count one, kings three; `side`'s view.
-int material(const Position& p, Color side) {
+int material_balance(const Position& p, Color side) {
   auto count = [&](Color c) { return popcount(p.men(c)) + 3 * popcount(p.kings(c)); };
   return count(side) - count(~side);
 }
+
+namespace {
 
 bool must_capture(const Position& p) {
   MoveList moves;
@@ -42,7 +42,7 @@ std::optional<std::string> suspicion(const std::vector<Position>& before, const 
   const std::size_t i = a_moves[a];
   const Score score = game.played[i].score;
   const Color side = before[i].side_to_move();
-  const int material_now = material(before[i], side);
+  const int material_now = material_balance(before[i], side);
   for (std::size_t j = a + 1; j < a_moves.size() && j <= a + static_cast<std::size_t>(rule.lookahead); ++j) {
     if (game.played[a_moves[j]].depth == 0) continue;  // a forced move, played without a search: no score
     const Score later = game.played[a_moves[j]].score;
@@ -50,9 +50,9 @@ std::optional<std::string> suspicion(const std::vector<Position>& before, const 
     if (later <= score - rule.drop) return "score " + score_text(score) + " to " + score_text(later) + within;
     // Material lost without the compensation A believed in: its score falls too, if less.
     const Position& p = before[a_moves[j]];
-    if (later <= score - rule.drop / 2 && !must_capture(p) && material(p, side) <= material_now - 1)
-      return "material " + std::to_string(material(p, side) - material_now) + ", score " + score_text(score) +
-             " to " + score_text(later) + within;
+    if (later <= score - rule.drop / 2 && !must_capture(p) && material_balance(p, side) <= material_now - 1)
+      return "material " + std::to_string(material_balance(p, side) - material_now) + ", score " +
+             score_text(score) + " to " + score_text(later) + within;
   }
   return std::nullopt;
 }
@@ -109,24 +109,11 @@ std::vector<std::size_t> opening_order(std::size_t count, std::uint64_t seed) {
   return order;
 }
 
-// The run's shared state: the set it started with, what it has verified, what it found.
+// The run's shared state: the pairs played, the first error.
 struct MineState {
   std::mutex mutex;
-  std::vector<SafetyPosition> start;
-  std::set<std::string> start_fens;
-  std::map<std::pair<std::string, std::string>, std::optional<SafetyPosition>> verified;  // (FEN, move)
-  std::map<std::pair<int, int>, SafetyPosition> found;  // (game, ply) -> entry
   std::vector<MinePair> pairs;
   std::optional<std::string> error;
-
-  // Called with the mutex held: the start, then the finds in game order, each position once.
-  std::vector<SafetyPosition> positions() const {
-    std::vector<SafetyPosition> out = start;
-    std::set<std::string> fens = start_fens;
-    for (const auto& [key, entry] : found)
-      if (fens.insert(to_fen(entry.position)).second) out.push_back(entry);
-    return out;
-  }
 };
 
 std::string source_text(const MinePair& pair, int game_in_pair, const Candidate& c) {
@@ -135,52 +122,21 @@ std::string source_text(const MinePair& pair, int game_in_pair, const Candidate&
          pair.opening + "\"; " + c.reason;
 }
 
-// Verifies one candidate unless the run has verified it (or the set holds it), and records it.
-void verify_candidate(MineState& state, SafetyVerifier& verifier, MinePair& pair, int game_in_pair,
+// Verifies one candidate unless the run has verified it (or the set holds it).
+void verify_candidate(SafetyFinds& finds, SafetyVerifier& verifier, MinePair& pair, int game_in_pair,
                       const Candidate& c) {
-  const std::string fen = to_fen(c.position);
-  const std::pair<std::string, std::string> key{fen, to_hub_move(c.played)};
-  const std::pair<int, int> at{pair.first_game + game_in_pair, c.ply};
-  const std::string where = "game " + std::to_string(at.first) + " ply " + std::to_string(c.ply + 1) + " " +
-                            to_hub_move(c.played) + " (" + c.reason + "): ";
-  {
-    const std::lock_guard lock(state.mutex);
-    if (state.start_fens.count(fen)) {
-      ++pair.known;
-      pair.notes.push_back(where + "in the set already");
-      return;
-    }
-    if (const auto it = state.verified.find(key); it != state.verified.end()) {
-      ++pair.known;
-      pair.notes.push_back(where + "verified already");
-      if (it->second) {
-        SafetyPosition entry = *it->second;
-        entry.game_start = c.game_start;
-        entry.game = c.game;
-        entry.source = source_text(pair, game_in_pair, c);
-        state.found.emplace(at, std::move(entry));
-      }
-      return;
-    }
-  }
-  Verdict v = verifier.verify(c.position, c.played);
-  pair.searches += v.searches;
-  pair.notes.push_back(where + (v.refuted ? "" : "step " + std::to_string(v.step) + ", ") + v.why);
-  std::optional<SafetyPosition> entry;
-  if (v.refuted) {
-    entry = std::move(v.entry);
-    entry->game_start = c.game_start;
-    entry->game = c.game;
-    entry->source = source_text(pair, game_in_pair, c);
-    ++pair.refuted;
-  }
-  const std::lock_guard lock(state.mutex);
-  state.verified.emplace(key, entry);
-  if (entry) state.found.emplace(at, std::move(*entry));
+  const CandidatePlace place{
+      {pair.first_game + game_in_pair, c.ply}, c.game_start, c.game, source_text(pair, game_in_pair, c)};
+  const FindOutcome f = finds.verify(verifier, c.position, c.played, place);
+  pair.searches += f.searches;
+  pair.known += f.known;
+  pair.refuted += !f.known && f.refuted;
+  pair.notes.push_back("game " + std::to_string(place.order.first) + " ply " + std::to_string(c.ply + 1) +
+                       " " + to_hub_move(c.played) + " (" + c.reason + "): " + f.note);
 }
 
 // Pair k of the run (counted from game 1): its two games, then their candidates verified.
-Expected<MinePair> play_pair(const MineConfig& config, MineState& state, SafetyVerifier& verifier, int k,
+Expected<MinePair> play_pair(const MineConfig& config, SafetyFinds& finds, SafetyVerifier& verifier, int k,
                              const std::vector<std::size_t>& order) {
   const auto started = std::chrono::steady_clock::now();
   const Opening& opening = config.openings[order[static_cast<std::size_t>(k) % order.size()]];
@@ -205,7 +161,7 @@ Expected<MinePair> play_pair(const MineConfig& config, MineState& state, SafetyV
     pair.plies += game.plies;
     for (const Candidate& c : find_candidates(opening, game, config.rule)) {
       ++pair.candidates;
-      verify_candidate(state, verifier, pair, g, c);
+      verify_candidate(finds, verifier, pair, g, c);
     }
   }
   pair.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -218,8 +174,7 @@ Expected<std::vector<MinePair>> mine_safety(const MineConfig& config, SafetySet&
                                             const MinePairCallback& on_pair) {
   if (Status s = check_config(config); !s) return Error{s.error()};
   MineState state;
-  state.start = set.positions;
-  for (const SafetyPosition& p : set.positions) state.start_fens.insert(to_fen(p.position));
+  SafetyFinds finds(set.positions);
   const std::vector<std::size_t> order = opening_order(config.openings.size(), config.seed);
   const int first_pair = (config.first_game - 1) / 2;
   const int pairs = config.games / 2;
@@ -228,7 +183,7 @@ Expected<std::vector<MinePair>> mine_safety(const MineConfig& config, SafetySet&
     SafetyVerifier verifier(config.nodes * static_cast<std::uint64_t>(config.deep_factor));
     const Status configured = verifier.configure(config.engine);
     for (int i = next++; i < pairs; i = next++) {
-      Expected<MinePair> pair = configured ? play_pair(config, state, verifier, first_pair + i, order)
+      Expected<MinePair> pair = configured ? play_pair(config, finds, verifier, first_pair + i, order)
                                            : Expected<MinePair>(Error{"engine: " + configured.error()});
       const std::lock_guard lock(state.mutex);
       if (!pair || state.error) {
@@ -237,7 +192,7 @@ Expected<std::vector<MinePair>> mine_safety(const MineConfig& config, SafetySet&
         return;
       }
       state.pairs.push_back(*pair);
-      set.positions = state.positions();
+      set.positions = finds.positions();
       if (on_pair) on_pair(*pair, set);
     }
   };
@@ -246,7 +201,7 @@ Expected<std::vector<MinePair>> mine_safety(const MineConfig& config, SafetySet&
   worker();
   for (std::thread& t : pool) t.join();
   if (state.error) return Error{*state.error};
-  set.positions = state.positions();
+  set.positions = finds.positions();
   std::sort(state.pairs.begin(), state.pairs.end(),
             [](const MinePair& a, const MinePair& b) { return a.first_game < b.first_game; });
   return state.pairs;

@@ -25,6 +25,9 @@ struct Opponent {
   OptionList options;
 };
 
+// Men count one, kings three: the material of `side` less the other's.
+int material_balance(const Position& p, Color side);
+
 // "probcut=false lmr=false", "eval=classic", "level=hard seed=1", "level=medium seed=1".
 std::vector<std::string> default_safety_opponents();
 
