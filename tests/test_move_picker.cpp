@@ -37,7 +37,7 @@ TEST_CASE("move picker: hash move, killers, countermove, then history, each move
   REQUIRE(legal.size() == 7);
   const Move hash = legal[6], killer_old = legal[1], killer_new = legal[2], counter = legal[3],
              worst = legal[4];
-  MoveHistory history(true);
+  MoveHistory history;
   // The countermove of opponent_move(0), stored at another ply than the killers.
   history.note_played(0, opponent_move(0));
   history.reward_cut(pos, std::vector<Move>{counter}, 4, 1);
@@ -72,15 +72,20 @@ TEST_CASE("move picker: hash move, killers, countermove, then history, each move
   CHECK_FALSE(picker.next().has_value());
 }
 
-TEST_CASE("move picker: without countermoves the refutation stays in the History band", "[search]") {
+TEST_CASE("move picker: the countermove belongs to the opponent's move; after another it is history",
+          "[search]") {
   const Position pos = Position::start();
   const MoveList legal = moves_of(pos);
-  MoveHistory history(false);
+  MoveHistory history;
   history.note_played(0, opponent_move(0));
   history.reward_cut(pos, std::vector<Move>{legal[3]}, 4, 1);
-  CHECK(history.countermove(pos, 3) == nullptr);
+  REQUIRE(history.countermove(pos, 1) != nullptr);
+  CHECK(*history.countermove(pos, 1) == legal[3]);
+  CHECK(history.countermove(pos, 0) == nullptr);  // the root has no previous move
+  // After the opponent's other move the slot holds no legal move: legal[3] is ordered by history.
+  history.note_played(0, opponent_move(1));
   MoveList moves = legal;
-  MovePicker picker(pos, moves, MoveTag{}, history, 3);
+  MovePicker picker(pos, moves, MoveTag{}, history, 1);
   const std::vector<PickedMove> picked = pick_all(picker);
   REQUIRE(picked.size() == legal.size());
   CHECK(picked[0].move == legal[3]);  // the best history
@@ -94,7 +99,7 @@ TEST_CASE("move picker: a capture position is all Capture band but the hash move
   REQUIRE(moves.size() >= 2);
   REQUIRE(moves[0].is_capture());
   const Move hash = moves[moves.size() - 1];
-  MovePicker picker(pos, moves, MoveTag::of(hash), MoveHistory(false), 0);
+  MovePicker picker(pos, moves, MoveTag::of(hash), MoveHistory{}, 0);
   const std::vector<PickedMove> picked = pick_all(picker);
   CHECK(picked[0].move == hash);
   CHECK(picked[0].band == Band::Hash);
@@ -104,7 +109,7 @@ TEST_CASE("move picker: a capture position is all Capture band but the hash move
 TEST_CASE("move history: values saturate within the limit both ways", "[search]") {
   const Position pos = Position::start();
   const MoveList legal = moves_of(pos);
-  MoveHistory history(false);
+  MoveHistory history;
   for (int i = 0; i < 1000; ++i) history.reward_cut(pos, std::vector<Move>{legal[0], legal[1]}, 20, 5);
   const int gained = history.score(pos.side_to_move(), legal[1]);
   const int lost = history.score(pos.side_to_move(), legal[0]);

@@ -266,8 +266,8 @@ TEST_CASE("search: aspiration-delta sets the root window, the default as before"
   CHECK(!engine->set_option(std::string(option::kAspirationDelta), "wide").has_value());
 }
 
-TEST_CASE("search: countermove changes the move order, not the moves allowed", "[search]") {
-  check_tree_switch(option::kCountermove);
+TEST_CASE("search: threat-extension changes the tree, not the depth completed", "[search]") {
+  check_tree_switch(option::kThreatExtension);
 }
 
 TEST_CASE("search: time-use is an engine option, 100 percent by default", "[search]") {

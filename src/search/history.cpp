@@ -14,7 +14,7 @@ void MoveHistory::reward_cut(const Position& pos, std::span<const Move> tried, i
     killers[1] = killers[0];
     killers[0] = cut;
   }
-  if (countermoves_ && ply > 0) counter_[counter_slot(pos, ply)] = cut;
+  if (ply > 0) counter_[counter_slot(pos, ply)] = cut;
   // The cut move gains, the quiet moves tried before it lose; values saturate at +-kLimit.
   const int bonus = std::min(depth * depth, 400);
   Table& table = table_[index(pos.side_to_move())];

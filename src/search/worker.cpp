@@ -72,7 +72,6 @@ Worker::Worker(Shared& shared, int id)
       request_(shared.request),
       id_(id),
       fmjd64_(request_.draw_rules == DrawRules::Fmjd64),
-      history_(request_.tuning.countermove),
       lmr_(reduction_table(request_.tuning.lmr_divisor)) {
   draw_[0] = request_.root_draw;
   keys_.reserve(request_.history.size() + kMaxPly + 2);

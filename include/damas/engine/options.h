@@ -94,7 +94,6 @@ inline constexpr std::string_view kBookMargin = "book-margin";      // 1/100 man
 inline constexpr std::string_view kLmr = "lmr";
 inline constexpr std::string_view kProbCut = "probcut";
 inline constexpr std::string_view kThreatExtension = "threat-extension";
-inline constexpr std::string_view kCountermove = "countermove";
 inline constexpr std::string_view kSmpSkipDepths = "smp-skip-depths";
 inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 inline constexpr std::string_view kLmrDivisor = "lmr-divisor";  // hundredths: 180 = 1.8

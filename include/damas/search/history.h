@@ -17,15 +17,12 @@ class MoveHistory {
   // History values saturate at +-kLimit, far below the keys of the move picker's other bands.
   static constexpr int kLimit = 1 << 20;
 
-  // countermoves: keep the countermove of each opponent move (SearchTuning::countermove).
-  explicit MoveHistory(bool countermoves) : countermoves_(countermoves) {}
-
   const std::array<Move, 2>& killers(int ply) const { return killers_[static_cast<std::size_t>(ply)]; }
   int score(Color side, const Move& m) const { return table_[index(side)][m.from.bit][m.to.bit]; }
-  // The quiet move that last refuted the opponent's move before the node at ply; null when
-  // countermoves are off or at the root (kNullMove, never legal, when none was stored yet).
+  // The quiet move that last refuted the opponent's move before the node at ply; null at the
+  // root (kNullMove, never legal, when none was stored yet).
   const Move* countermove(const Position& pos, int ply) const {
-    if (!countermoves_ || ply == 0) return nullptr;
+    if (ply == 0) return nullptr;
     return &counter_[counter_slot(pos, ply)];
   }
   // The move made at ply on the current path (the countermove's key one ply deeper).
@@ -44,7 +41,6 @@ class MoveHistory {
   using Table = std::array<std::array<int, kBitboardBits>, kBitboardBits>;
   static constexpr std::size_t kCounterSlots = 2 * kBitboardBits * kBitboardBits;
 
-  bool countermoves_;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   std::array<Table, 2> table_{};               // [side][from bit][to bit]
   std::array<Move, kCounterSlots> counter_{};  // by (side, opponent's from bit, to bit)

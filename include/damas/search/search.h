@@ -59,8 +59,6 @@ struct SearchTuning {
   bool time_score_drop = false;
   // Time management: the soft budget of a clock times this (1 = as planned by plan_time).
   double time_use = 1.0;
-  // Move ordering: after the killers, the quiet move that last refuted the opponent's last move.
-  bool countermove = false;
 };
 
 struct SearchRequest {
