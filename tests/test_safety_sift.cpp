@@ -4,7 +4,6 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
-#include "damas/engine/engine.h"
 #include "damas/match/safety_sift.h"
 #include "rules_helpers.h"
 
@@ -15,24 +14,15 @@ namespace {
 // Black to move; 8-11 walks into 18-14 and a combination (test_safety.cpp), 1-6 keeps the material.
 constexpr const char* kShotFen = "B:W18,19,20,21,22,26,27,32:B1,3,7,8,10,12,13,28";
 
-// A game from kShotFen: Black plays 8-11, then both sides play a deep search's moves for `plies`.
-PdnGame shot_game(int plies, const char* result) {
-  PdnGame game;
-  game.start = testing::fen(kShotFen);
-  game.moves.push_back(testing::move(game.start, "8-11"));
-  Engine engine;
-  REQUIRE(engine.set_option(option::kHash, "4"));
-  Position p = game.start.after(game.moves.front());
-  SearchLimits limits;
-  limits.nodes = 90'000;
-  for (int i = 0; i < plies && has_legal_move(p); ++i) {
-    REQUIRE(engine.set_position(p));
-    const SearchResult r = engine.search(limits, GoMode::Think);
-    game.moves.push_back(r.best);
-    p = p.after(r.best);
-  }
-  game.result = result;
-  return game;
+// A game from kShotFen: Black plays 8-11, and White's shot 18-14 wins a king at move 5-1 (the line
+// of a 3 M node search after 8-11). `result` is its Result tag.
+PdnGame shot_game(const std::string& result) {
+  const std::vector<PdnGameOrError> games =
+      read_pdn("[FEN \"" + std::string(kShotFen) + "\"]\n[Result \"" + result +
+               "\"]\n\n8-11 18-14 10x17 21x14 1-6 14-9 6-10 9-5 11-15 27-24 7-11 5-1 " + result + "\n");
+  REQUIRE(games.size() == 1);
+  REQUIRE(games.front().has_value());
+  return *games.front();
 }
 
 }  // namespace
@@ -53,8 +43,9 @@ TEST_CASE("safety sift: the loser of a game is read from its result", "[safety]"
 }
 
 TEST_CASE("safety sift: the loser's moves before it loses a man are the candidates", "[safety]") {
-  const PdnGame game = shot_game(8, "2-0");
-  const std::vector<std::size_t> plies = sift_plies(game, Color::Black, SiftRule{});
+  const PdnGame game = shot_game("2-0");
+  REQUIRE(loser_of(game) == Color::Black);
+  const std::vector<std::size_t> plies = sift_plies(game, Color::Black, SiftRule{12});
   REQUIRE(!plies.empty());
   CHECK(plies.front() == 0);  // 8-11 itself
   for (std::size_t ply : plies) {
@@ -63,7 +54,11 @@ TEST_CASE("safety sift: the loser's moves before it loses a man are the candidat
     CHECK(p.side_to_move() == Color::Black);
     CHECK_FALSE(has_capture(p));
   }
-  // A move of one's own loses nothing: the loss is at least two plies away.
+  // The king comes 11 plies after 8-11: a shorter lookahead starts later, and a move of one's own
+  // loses nothing.
+  const std::vector<std::size_t> near = sift_plies(game, Color::Black, SiftRule{6});
+  CHECK(!near.empty());
+  CHECK(near.front() > 0);
   CHECK(sift_plies(game, Color::Black, SiftRule{1}).empty());
 }
 
@@ -72,7 +67,8 @@ TEST_CASE("safety sift: refuted moves of decided games join the set once, draws 
   config.engine = {{"hash", "4"}};
   config.nodes = 3'000;
   config.deep_factor = 30;
-  const std::vector<SiftGame> games = {{"a game 1", shot_game(8, "2-0")}, {"a game 2", shot_game(8, "1-1")}};
+  config.rule.lookahead = 12;
+  const std::vector<SiftGame> games = {{"a game 1", shot_game("2-0")}, {"a game 2", shot_game("1-1")}};
   SafetySet set;
   int seen = 0;
   const Expected<std::vector<SiftReport>> reports =
