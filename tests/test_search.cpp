@@ -431,3 +431,17 @@ TEST_CASE("search: the counter of a law in reach is part of the table key, not f
   CHECK(search_key(early, DrawRules::Seed, {}) == early.key());
   CHECK(search_key(late, DrawRules::Seed, {}) != late.key());
 }
+
+// Issue 40's example (ballot 7-IX): at the game-speed budget 22-17 walked into 19-23 and a shot
+// of seven men, because ProbCut cut the forced capture sequence; bench/safety.md.
+TEST_CASE("search: ProbCut is not tried where a capture is pending (the 7-IX shot)", "[search]") {
+  const Position p = fen("W:W20,21,22,25,26,27,28,30,31,32:B1,2,3,6,7,9,10,11,12,19");
+  Engine engine;
+  REQUIRE(engine.set_option(option::kBook, "false"));
+  REQUIRE(engine.set_position(p));
+  SearchLimits limits;
+  limits.nodes = 800'000;  // one move at 5+0.05 (match/safety_check.h)
+  const SearchResult r = engine.search(limits, GoMode::Think);
+  CHECK(to_hub_move(r.best) != "22-17");
+  CHECK(r.score > -kMan);
+}

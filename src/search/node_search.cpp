@@ -83,12 +83,16 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
 }
 
 // ProbCut: when a shallow search already clears beta by a margin, the full one almost surely
-// would too. Its score, or nothing (also when stopped: the caller's loop sees the stop).
+// would too, except in the middle of a capture sequence. Its score, or nothing (also when stopped: the
+// caller's loop sees the stop).
 std::optional<Score> Worker::probcut(const Position& pos, int depth, Score beta, int ply,
                                      const std::optional<TTEntry>& tte) {
   const SearchTuning& tuning = request_.tuning;
   if (!tuning.probcut || depth < tuning.probcut_min_depth || is_win_score(beta) || is_loss_score(beta))
     return std::nullopt;
+  // Not where a capture is pending: a shot is a forced capture sequence, and the shallow search
+  // misjudges one (issue 40: 7-IX's 19-23 was cut; bench/safety.md).
+  if (has_capture(pos)) return std::nullopt;
   const Score raised = beta + tuning.probcut_margin;
   const int shallow = depth - tuning.probcut_reduction;
   const bool hopeless =
