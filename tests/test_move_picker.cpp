@@ -72,7 +72,7 @@ TEST_CASE("move picker: hash move, killers, countermove, then history, each move
   CHECK_FALSE(picker.next().has_value());
 }
 
-TEST_CASE("move picker: the countermove belongs to the opponent's move; after another it is history",
+TEST_CASE("move picker: the countermove belongs to the opponent's move, after another it is history",
           "[search]") {
   const Position pos = Position::start();
   const MoveList legal = moves_of(pos);
