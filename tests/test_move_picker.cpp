@@ -82,10 +82,17 @@ TEST_CASE("move picker: the countermove belongs to the opponent's move, after an
   REQUIRE(history.countermove(pos, 1) != nullptr);
   CHECK(*history.countermove(pos, 1) == legal[3]);
   CHECK(history.countermove(pos, 0) == nullptr);  // the root has no previous move
-  // After the opponent's other move the slot holds no legal move: legal[3] is ordered by history.
-  history.note_played(0, opponent_move(1));
+  // At a node of another ply (no killers there) after the same opponent's move: the countermove.
+  history.note_played(2, opponent_move(0));
   MoveList moves = legal;
-  MovePicker picker(pos, moves, MoveTag{}, history, 1);
+  MovePicker same(pos, moves, MoveTag{}, history, 3);
+  const std::vector<PickedMove> after_same = pick_all(same);
+  CHECK(after_same[0].move == legal[3]);
+  CHECK(after_same[0].band == Band::Countermove);
+  // After the opponent's other move the slot holds no legal move: legal[3] is ordered by history.
+  history.note_played(2, opponent_move(1));
+  moves = legal;
+  MovePicker picker(pos, moves, MoveTag{}, history, 3);
   const std::vector<PickedMove> picked = pick_all(picker);
   REQUIRE(picked.size() == legal.size());
   CHECK(picked[0].move == legal[3]);  // the best history
