@@ -29,12 +29,6 @@ int material_balance(const Position& p, Color side) {
 
 namespace {
 
-bool must_capture(const Position& p) {
-  MoveList moves;
-  generate_legal_moves(p, moves);
-  return !moves.empty() && moves[0].is_capture();
-}
-
 // Why A's move at `a` (an index into a_moves) is suspicious, or nothing.
 std::optional<std::string> suspicion(const std::vector<Position>& before, const GameRecord& game,
                                      const std::vector<std::size_t>& a_moves, std::size_t a,
@@ -50,7 +44,7 @@ std::optional<std::string> suspicion(const std::vector<Position>& before, const 
     if (later <= score - rule.drop) return "score " + score_text(score) + " to " + score_text(later) + within;
     // Material lost without the compensation A believed in: its score falls too, if less.
     const Position& p = before[a_moves[j]];
-    if (later <= score - rule.drop / 2 && !must_capture(p) && material_balance(p, side) <= material_now - 1)
+    if (later <= score - rule.drop / 2 && !has_capture(p) && material_balance(p, side) <= material_now - 1)
       return "material " + std::to_string(material_balance(p, side) - material_now) + ", score " +
              score_text(score) + " to " + score_text(later) + within;
   }

@@ -21,11 +21,19 @@ std::optional<Color> loser_of(const PdnGame& game) {
   return std::nullopt;
 }
 
-std::vector<std::size_t> sift_plies(const PdnGame& game, Color loser, const SiftRule& rule) {
-  std::vector<Position> before{game.start};
-  for (const Move& m : game.moves) before.push_back(before.back().after(m));
+namespace {
+
+// The positions of the game: before each move, then the last.
+std::vector<Position> positions_of(const PdnGame& game) {
+  std::vector<Position> out{game.start};
+  for (const Move& m : game.moves) out.push_back(out.back().after(m));
+  return out;
+}
+
+std::vector<std::size_t> candidate_plies(const std::vector<Position>& before, Color loser,
+                                         const SiftRule& rule) {
   std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < game.moves.size(); ++i) {
+  for (std::size_t i = 0; i + 1 < before.size(); ++i) {
     const Position& p = before[i];
     if (p.side_to_move() != loser || has_capture(p) || count_legal_moves(p) < 2) continue;
     const int now = material_balance(p, loser);
@@ -37,6 +45,12 @@ std::vector<std::size_t> sift_plies(const PdnGame& game, Color loser, const Sift
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> sift_plies(const PdnGame& game, Color loser, const SiftRule& rule) {
+  return candidate_plies(positions_of(game), loser, rule);
 }
 
 namespace {
@@ -59,11 +73,11 @@ SiftReport sift_game(const SiftConfig& config, const SiftGame& g, int index, Eng
   if (!loser) return report;
   SearchLimits limits;
   limits.nodes = config.nodes;
-  for (const std::size_t ply : sift_plies(g.game, *loser, config.rule)) {
+  const std::vector<Position> before = positions_of(g.game);
+  for (const std::size_t ply : candidate_plies(before, *loser, config.rule)) {
     ++report.candidates;
+    const Position& p = before[ply];
     const std::vector<Move> moves(g.game.moves.begin(), g.game.moves.begin() + static_cast<long>(ply));
-    Position p = g.game.start;
-    for (const Move& m : moves) p = p.after(m);
     engine.new_game();
     if (!engine.set_position(p)) continue;
     const SearchResult r = engine.search(limits, GoMode::Think);
@@ -106,13 +120,13 @@ Expected<std::vector<SiftReport>> sift_games(const SiftConfig& config, const std
     Status ready = configure_in_process_engine(engine, config.engine, DrawRules::Seed);
     if (ready) ready = engine.set_option(option::kThreads, "1");
     if (ready) ready = verifier.configure(config.engine);
+    if (!ready) {
+      const std::lock_guard lock(mutex);
+      if (!error) error = "engine: " + ready.error();
+      next = games.size();  // the others stop after their game
+      return;
+    }
     for (std::size_t i = next++; i < games.size(); i = next++) {
-      if (!ready) {
-        const std::lock_guard lock(mutex);
-        if (!error) error = "engine: " + ready.error();
-        next = games.size();
-        return;
-      }
       SiftReport report = sift_game(config, games[i], static_cast<int>(i), engine, verifier, finds);
       const std::lock_guard lock(mutex);
       set.positions = finds.positions();
