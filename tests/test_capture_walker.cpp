@@ -32,10 +32,11 @@ std::vector<Position> perft_file_positions() {
 }
 
 // The positions of the perft file and every position two plies after them: captures of men and
-// kings, long, branching and crossing ones.
-std::vector<Position> capture_test_positions() {
+// kings, long, branching and crossing ones, played by the rules of `variant`.
+std::vector<Position> capture_test_positions(Variant variant) {
   std::vector<Position> out;
-  for (const Position& root : perft_file_positions()) {
+  for (const Position& file_position : perft_file_positions()) {
+    const Position root = file_position.with_variant(variant);
     out.push_back(root);
     MoveList first;
     generate_legal_moves(root, first);
@@ -61,9 +62,11 @@ Cell cell_of(Square s) {
 
 // Checks a route by board geometry alone (an oracle apart from the walker): each leg runs along
 // one diagonal from the last square and jumps exactly one piece of m.captured, a man's leg is two
-// squares long, no piece is jumped twice, and together the legs jump all of m.captured.
+// squares long (in Russian until it lands on its far row), no piece is jumped twice, and together
+// the legs jump all of m.captured.
 bool route_is_sound(const Position& p, const Move& m, const std::vector<Square>& route) {
-  const bool king = (p.kings() & bb(m.from)) != 0;
+  bool king = (p.kings() & bb(m.from)) != 0;
+  const bool crowns_on_the_way = p.variant() == Variant::Russian;
   const Bitboard empty = p.empty() | bb(m.from);
   Bitboard jumped = 0;
   Cell at = cell_of(m.from);
@@ -85,18 +88,25 @@ bool route_is_sound(const Position& p, const Move& m, const std::vector<Square>&
     if (!(empty & bb(next))) return false;
     jumped |= between;
     at = to;
+    king = king || (crowns_on_the_way && (bb(next) & promotion_row(p.side_to_move())));
   }
   return jumped == m.captured && !route.empty() && route.back() == m.to;
 }
 
 }  // namespace
 
-TEST_CASE("capture walker: every legal capture has routes, each sound by geometry", "[notation][movegen]") {
+namespace {
+
+// Every legal capture of the positions has routes, distinct and each sound by geometry; a man's
+// capture ends as a king exactly when a route lands on its far row (Russian) or ends there.
+void check_routes(Variant variant) {
   std::size_t captures = 0;
   std::size_t several_routes = 0;
-  for (const Position& p : capture_test_positions()) {
+  std::size_t crowned_on_the_way = 0;
+  for (const Position& p : capture_test_positions(variant)) {
     MoveList list;
     generate_legal_moves(p, list);
+    const Bitboard far_row = promotion_row(p.side_to_move());
     for (const Move& m : list) {
       const std::vector<std::vector<Square>> routes = capture_routes(p, m);
       if (!m.is_capture()) {
@@ -110,10 +120,30 @@ TEST_CASE("capture walker: every legal capture has routes, each sound by geometr
       CHECK(distinct.size() == routes.size());
       for (const std::vector<Square>& r : routes) CHECK(route_is_sound(p, m, r));
       if (routes.size() > 1) ++several_routes;
+      if (p.kings() & bb(m.from)) continue;
+      for (const std::vector<Square>& r : routes) {
+        bool crossed = false;
+        for (const Square s : r) crossed = crossed || (bb(s) & far_row);
+        const bool crowns = variant == Variant::Russian ? crossed : (bb(m.to) & far_row) != 0;
+        CHECK(((p.after(m).kings() & bb(m.to)) != 0) == crowns);
+        crowned_on_the_way += crossed && !(bb(m.to) & far_row) && crowns;
+      }
     }
   }
   CHECK(captures > 200);
   CHECK(several_routes > 0);  // the set has captures reached along more than one route
+  if (variant == Variant::Russian) CHECK(crowned_on_the_way > 0);
+}
+
+}  // namespace
+
+TEST_CASE("capture walker: every legal capture has routes, each sound by geometry", "[notation][movegen]") {
+  check_routes(Variant::Brazilian);
+}
+
+TEST_CASE("capture walker (russian): routes, crowning on the way, and generation agree",
+          "[notation][movegen][russian]") {
+  check_routes(Variant::Russian);
 }
 
 TEST_CASE("legal prefix: a line is cut before its first move that is not legal where played", "[movegen]") {

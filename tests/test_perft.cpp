@@ -1,5 +1,6 @@
 // Perft against the independent counts in tests/data/perft-positions.txt (a copy of
-// shared/rules/perft-positions.txt). Small counts run by default, all of them under [deep].
+// shared/rules/perft-positions.txt) and, from the initial position of each variant,
+// tests/data/variant-perft.txt (of shared/rules/). Small counts run by default, all under [deep].
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "command_helpers.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/perft.h"
@@ -89,7 +91,45 @@ void check_counts(std::uint64_t max_leaves) {
   CHECK(checked > 50);
 }
 
+// The start position counts of one variant in variant-perft.txt: "russian  1:7 2:49 ...".
+std::map<int, std::uint64_t> variant_counts(std::string_view variant) {
+  std::ifstream in(std::string(DAMAS_SOURCE_DIR) + "/tests/data/variant-perft.txt");
+  REQUIRE(in.good());
+  std::map<int, std::uint64_t> counts;
+  for (std::string line; std::getline(in, line);) {
+    std::stringstream ss(line);
+    std::string name;
+    if (!(ss >> name) || name != variant) continue;
+    for (std::string entry; ss >> entry;) {
+      const auto colon = entry.find(':');
+      REQUIRE(colon != std::string::npos);
+      counts[std::stoi(entry.substr(0, colon))] = std::stoull(entry.substr(colon + 1));
+    }
+  }
+  return counts;
+}
+
+void check_variant_counts(damas::Variant variant, int max_depth) {
+  const std::map<int, std::uint64_t> counts = variant_counts(damas::to_string(variant));
+  REQUIRE(counts.size() >= 12);
+  const damas::Position start = damas::Position::start(variant);
+  for (const auto& [depth, expected] : counts) {
+    if (depth > max_depth) break;
+    INFO(damas::to_string(variant) << " depth " << depth);
+    CHECK(damas::perft(start, depth) == expected);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("perft: the start position counts of each variant, to depth 7", "[perft][russian]") {
+  check_variant_counts(damas::Variant::Brazilian, 7);
+  check_variant_counts(damas::Variant::Russian, 7);
+}
+
+TEST_CASE("perft (russian): start position to depth 11", "[perft][russian][deep]") {
+  check_variant_counts(damas::Variant::Russian, 11);
+}
 
 TEST_CASE("perft: root moves of the tricky positions match the independent list", "[perft]") {
   for (const PerftCase& c : load_cases()) {
@@ -124,4 +164,15 @@ TEST_CASE("perft: every count of the data file", "[perft][deep]") { check_counts
 TEST_CASE("perft: start position to depth 12", "[perft][deep]") {
   CHECK(damas::perft(damas::Position::start(), 11) == 105491257);
   CHECK(damas::perft(damas::Position::start(), 12) == 511882477);
+}
+
+TEST_CASE("perft command: --variant chooses the rules, Brazilian by default", "[perft][russian]") {
+  const std::string perft = std::string(DAMAS_BINARY) + " perft --depth 5";
+  std::string out;
+  REQUIRE(test::run_command(perft, out) == 0);
+  CHECK(out.find("perft depth 5: 7473 leaves") != std::string::npos);
+  REQUIRE(test::run_command(perft + " --variant russian", out) == 0);
+  CHECK(out.find("perft depth 5: 7482 leaves") != std::string::npos);
+  CHECK(test::run_command(perft + " --variant pool", out) == 2);
+  CHECK(out.find("unknown variant \"pool\"") != std::string::npos);
 }

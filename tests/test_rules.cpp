@@ -1,8 +1,10 @@
-// One test per rule of Brazilian draughts: a FEN and the exact set of legal moves.
+// One test per rule: a FEN and the exact set of legal moves, Brazilian first, then each rule where
+// Russian differs (the same positions in both games where that shows the difference).
 #include "rules_helpers.h"
 
 using damas::testing::fen;
 using damas::testing::legal_moves;
+using damas::testing::move;
 using Set = std::set<std::string>;
 
 TEST_CASE("rule: men step one square diagonally forward only", "[rules]") {
@@ -129,7 +131,9 @@ TEST_CASE("rule: the no-progress counter counts king moves and resets on capture
 TEST_CASE("position: the incremental key matches a recomputation along random games", "[rules]") {
   std::uint64_t state = 12345;
   for (int game = 0; game < 200; ++game) {
-    damas::Position p = damas::Position::start();
+    // Every other game Russian: its captures crown by another rule.
+    damas::Position p =
+        damas::Position::start(game % 2 ? damas::Variant::Russian : damas::Variant::Brazilian);
     for (int ply = 0; ply < 150; ++ply) {
       damas::MoveList moves;
       damas::generate_legal_moves(p, moves);
@@ -139,4 +143,88 @@ TEST_CASE("position: the incremental key matches a recomputation along random ga
       REQUIRE(p.key() == p.compute_key());
     }
   }
+}
+
+// ---- Russian: no majority rule, crowning mid-capture ------------------------------------------
+
+namespace {
+
+damas::Position russian(std::string_view text) { return fen(text).with_variant(damas::Variant::Russian); }
+
+bool king_on(const damas::Position& p, int square) {
+  return (p.kings() & damas::bb(damas::square_from_number(square))) != 0;
+}
+
+}  // namespace
+
+TEST_CASE("rule (russian): a man crowned mid-capture goes on capturing as a king", "[rules][russian]") {
+  // f6 takes e7 and lands on d8: crowned at once, it takes c7 as a flying king and lands on b6 or a5.
+  const damas::Position p = russian("W:W11:B6,7");
+  CHECK(legal_moves(p) == Set{"11x9x6x7", "11x13x6x7"});
+  // The move ends off the far row, a king all the same.
+  CHECK(king_on(p.after(move(p, "11x9x6x7")), 9));
+  // A victim at a distance only a king can reach: d8 sees b6 across the empty c7.
+  const damas::Position far = russian("W:W11:B7,9");
+  CHECK(legal_moves(far) == Set{"11x13x7x9"});
+  CHECK(king_on(far.after(move(far, "11x13x7x9")), 13));
+  // Black, the mirror: c3 takes d2, is crowned on e1 and takes f2 from there.
+  const damas::Position b = russian("B:W26,27:B22");
+  CHECK(legal_moves(b) == Set{"22x24x26x27", "22x20x26x27"});
+  CHECK(king_on(b.after(move(b, "22x24x26x27")), 24));
+}
+
+TEST_CASE("rule (russian): capture is compulsory, but a short capture may be chosen over a long one",
+          "[rules][russian]") {
+  // c3 takes d4 and f6 (two men) or d2 alone: both are legal, no quiet move is.
+  CHECK(legal_moves(russian("W:W22:B11,18,26")) == Set{"22x8x11x18", "22x31x26"});
+  // A king is one piece like a man, and a king's capture is not preferred either.
+  CHECK(legal_moves(russian("W:W22:BK11,18,26")) == Set{"22x8x11x18", "22x31x26"});
+}
+
+TEST_CASE("rule (russian): a capture sequence once begun is finished", "[rules][russian]") {
+  // c3 cannot stop on e5 after d4 while f6 can still be taken.
+  const damas::Position p = russian("W:W22:B11,18,26");
+  CHECK_FALSE(damas::parse_hub_move(p, "22x15x18").has_value());
+  // A king that takes c3 must land on d4, the one square from which it can go on (over c5).
+  CHECK(legal_moves(russian("W:WK29:B14,22")) == Set{"29x9x14x22", "29x5x14x22"});
+}
+
+TEST_CASE("rule (russian): a king lands on any square beyond when it cannot go on", "[rules][russian]") {
+  CHECK(legal_moves(russian("W:WK29:B18")) == Set{"29x15x18", "29x11x18", "29x8x18", "29x4x18"});
+  // After the last piece of a longer sequence too: d4 then c5, landing on b6 or a7.
+  CHECK(legal_moves(russian("W:WK29:B14,22")) == Set{"29x9x14x22", "29x5x14x22"});
+}
+
+TEST_CASE("rule (russian): pieces stay until the move ends and none is jumped twice", "[rules][russian]") {
+  // The Turkish strike as in Brazilian: the king cannot take c3 again on the way back.
+  CHECK(legal_moves(russian("W:WK29:B22")) == Set{"29x18x22", "29x15x22", "29x11x22", "29x8x22", "29x4x22"});
+  // The same four men in a loop: one move back to its square, whichever way round.
+  CHECK(legal_moves(russian("W:WK22:B18,19,26,27")) == Set{"22x22x18x19x26x27", "22x17x18x19x26x27",
+                                                           "22x13x18x19x26x27", "22x25x18x19x26x27",
+                                                           "22x29x18x19x26x27"});
+}
+
+TEST_CASE("rule (brazilian): the majority rule and crowning only at the end, on the Russian positions",
+          "[rules]") {
+  // Passing d8 the man goes on as a man: it cannot reach a5, nor take b6 across c7.
+  const damas::Position p = fen("W:W11:B6,7");
+  CHECK(legal_moves(p) == Set{"11x9x6x7"});
+  CHECK_FALSE(king_on(p.after(move(p, "11x9x6x7")), 9));
+  CHECK(legal_moves("W:W11:B7,9") == Set{"11x2x7"});
+  CHECK(legal_moves("B:W26,27:B22") == Set{"22x24x26x27"});
+  // The longer capture is compulsory.
+  CHECK(legal_moves("W:W22:B11,18,26") == Set{"22x8x11x18"});
+}
+
+TEST_CASE("variant: names, keys and the position's rules", "[rules][russian]") {
+  CHECK(damas::parse_variant("russian") == damas::Variant::Russian);
+  CHECK(damas::parse_variant("brazilian") == damas::Variant::Brazilian);
+  CHECK_FALSE(damas::parse_variant("Russian").has_value());
+  CHECK(damas::Position::start().variant() == damas::Variant::Brazilian);
+  const damas::Position r = damas::Position::start(damas::Variant::Russian);
+  CHECK(r.variant() == damas::Variant::Russian);
+  CHECK(r.key() == r.compute_key());
+  CHECK(r.key() != damas::Position::start().key());  // a Brazilian table never answers a Russian game
+  CHECK(r.with_variant(damas::Variant::Brazilian) == damas::Position::start());
+  CHECK(r.after(move(r, "22-18")).variant() == damas::Variant::Russian);
 }

@@ -13,18 +13,26 @@ namespace po = boost::program_options;
 namespace damas::cli {
 
 int perft_main(const Args& args) {
-  po::options_description desc("damas perft [--fen F] --depth N [--divide]");
+  po::options_description desc("damas perft [--fen F] [--variant V] --depth N [--divide]");
   desc.add_options()("help,h", "show this help")(
       "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN")(
-      "depth,d", po::value<int>()->default_value(9), "depth in plies (0..20)")(
+      "variant", po::value<std::string>()->default_value(std::string(to_string(Variant::Brazilian))),
+      "rules: brazilian or russian")("depth,d", po::value<int>()->default_value(9), "depth in plies (0..20)")(
       "divide", po::bool_switch(), "print one line per root move: <move> <count>");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("perft", args, desc, vm)) return *exit_code;
-  const Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
+  const std::optional<Variant> variant = parse_variant(vm["variant"].as<std::string>());
+  if (!variant) {
+    std::cerr << "damas perft: unknown variant \"" << vm["variant"].as<std::string>()
+              << "\" (brazilian or russian)\n";
+    return 2;
+  }
+  Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
   if (!pos) {
     std::cerr << "damas perft: " << pos.error() << "\n";
     return 2;
   }
+  *pos = pos->with_variant(*variant);
   const int depth = vm["depth"].as<int>();
   if (depth < 0 || depth > 20) {
     std::cerr << "damas perft: depth must be between 0 and 20\n";

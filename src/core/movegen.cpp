@@ -49,13 +49,14 @@ bool has_capture_for(const Position& p) {
          kings_can_jump<kDL>(kings, enemy, empty) || kings_can_jump<kDR>(kings, enemy, empty);
 }
 
-// ---- Captures: every sequence walked (capture_walker.h), only the longest kept -------------
+// ---- Captures: every sequence walked (capture_walker.h), the variant's choice kept ------------
 
 // The capture walker's visitor for move generation: every piece may be taken, the route is not
-// kept, and a finished sequence is a move when no other takes more.
-class LongestCaptures {
+// kept, and a finished sequence is a move unless the majority rule prefers one taking more.
+template <bool kMajority>
+class CaptureMoves {
  public:
-  explicit LongestCaptures(MoveList& out) : out_(out) {}
+  explicit CaptureMoves(MoveList& out) : out_(out) {}
 
   static bool may_take(Bitboard) { return true; }
   static void enter(Square) {}
@@ -63,10 +64,12 @@ class LongestCaptures {
 
   void complete(Square from, Bitboard at, Bitboard captured) {
     const int n = popcount(captured);
-    if (n < best_) return;
-    if (n > best_) {
-      best_ = n;
-      out_.clear();
+    if constexpr (kMajority) {
+      if (n < best_) return;
+      if (n > best_) {
+        best_ = n;
+        out_.clear();
+      }
     }
     const Move m{captured, from, lowest_square(at)};
     // A single capture has one route; longer ones may be reached along several.
@@ -79,10 +82,10 @@ class LongestCaptures {
   int best_ = 1;  // a capture takes at least one piece
 };
 
-template <Color C>
+template <Variant V, Color C>
 void generate_captures(const Position& p, MoveList& out) {
-  LongestCaptures longest(out);
-  CaptureWalker gen(p.pieces(~C), p.empty(), longest);
+  CaptureMoves<rules::of(V).majority_capture> moves(out);
+  CaptureWalker<V, decltype(moves)> gen(p.pieces(~C), p.empty(), promotion_row(C), moves);
   for (Bitboard b = p.kings(C); b;) gen.from_king(pop_lowest(b));
   const Bitboard enemy = p.pieces(~C);
   const Bitboard empty = p.empty();
@@ -152,20 +155,32 @@ bool has_quiet(const Position& p) {
   return ((step<kUL>(kings) | step<kUR>(kings) | step<kDL>(kings) | step<kDR>(kings)) & empty) != 0;
 }
 
-template <Color C>
+template <Variant V, Color C>
 int count_for(const Position& p) {
   if (has_capture_for<C>(p)) {
     MoveList list;
-    generate_captures<C>(p, list);
+    generate_captures<V, C>(p, list);
     return static_cast<int>(list.size());
   }
   return count_quiet<C>(p);
 }
 
-template <Color C>
+template <Variant V, Color C>
 void generate_for(const Position& p, MoveList& out) {
-  if (has_capture_for<C>(p)) generate_captures<C>(p, out);
+  if (has_capture_for<C>(p)) generate_captures<V, C>(p, out);
   else generate_quiet<C>(p, out);
+}
+
+// Calls f.operator()<V, C>() for the position's variant and side to move: the one place where
+// they become template arguments, so the hot loops test no rule at run time.
+template <typename F>
+auto with_rules(const Position& p, F&& f) {
+  const bool white = p.side_to_move() == Color::White;
+  if (p.variant() == Variant::Russian)
+    return white ? f.template operator()<Variant::Russian, Color::White>()
+                 : f.template operator()<Variant::Russian, Color::Black>();
+  return white ? f.template operator()<Variant::Brazilian, Color::White>()
+               : f.template operator()<Variant::Brazilian, Color::Black>();
 }
 
 }  // namespace
@@ -186,13 +201,12 @@ bool has_legal_move(const Position& p) {
 }
 
 int count_legal_moves(const Position& p) {
-  return p.side_to_move() == Color::White ? count_for<Color::White>(p) : count_for<Color::Black>(p);
+  return with_rules(p, [&]<Variant V, Color C>() { return count_for<V, C>(p); });
 }
 
 void generate_legal_moves(const Position& p, MoveList& out) {
   out.clear();
-  if (p.side_to_move() == Color::White) generate_for<Color::White>(p, out);
-  else generate_for<Color::Black>(p, out);
+  with_rules(p, [&]<Variant V, Color C>() { generate_for<V, C>(p, out); });
 #ifndef NDEBUG
   assert(static_cast<int>(out.size()) == count_legal_moves(p));
   assert(out.empty() != has_legal_move(p));

@@ -308,15 +308,22 @@ class RoutesOf {
   std::vector<Square> path_;
 };
 
+template <Variant V>
+void walk_routes(const Position& p, const Move& m, RoutesOf& visitor) {
+  const Color us = p.side_to_move();
+  CaptureWalker<V, RoutesOf> walker(p.pieces(~us), p.empty(), promotion_row(us), visitor);
+  if (is_king_of_mover(p, m.from)) walker.from_king(m.from);
+  else walker.from_man(m.from);
+}
+
 }  // namespace
 
 std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m) {
   std::vector<std::vector<Square>> routes;
   if (!m.is_capture()) return routes;
   RoutesOf visitor(m, routes);
-  CaptureWalker walker(p.pieces(~p.side_to_move()), p.empty(), visitor);
-  if (is_king_of_mover(p, m.from)) walker.from_king(m.from);
-  else walker.from_man(m.from);
+  if (p.variant() == Variant::Russian) walk_routes<Variant::Russian>(p, m, visitor);
+  else walk_routes<Variant::Brazilian>(p, m, visitor);
   return routes;
 }
 

@@ -7,9 +7,37 @@ std::size_t kind_index(Color c, bool king) { return index(c) + (king ? 2U : 0U);
 
 Key piece_key(Color c, bool king, Square s) { return zobrist::kTable.piece[kind_index(c, king)][s.bit]; }
 
+Key variant_key(Variant v) { return zobrist::kTable.variant[static_cast<std::size_t>(v)]; }
+
+// The rows a man's victims stand on when it crosses its far row during a capture: a man jumps a
+// piece next to that row only from the row behind, landing on the far row. Where that crowns at
+// once (rules::Table::crown_mid_capture) the move's captured set says whether it ends a king,
+// whatever its route; elsewhere only the last square does.
+constexpr Bitboard crowning_victims_of(Variant v, Color us) {
+  if (!rules::of(v).crown_mid_capture) return 0;
+  return us == Color::White ? squares_mask(5, 8) : squares_mask(25, 28);
+}
+// [variant][colour], looked up on the hot path of after().
+constexpr std::array<std::array<Bitboard, 2>, kVariantCount> kCrowningVictims = {{
+    {crowning_victims_of(Variant::Brazilian, Color::White),
+     crowning_victims_of(Variant::Brazilian, Color::Black)},
+    {crowning_victims_of(Variant::Russian, Color::White),
+     crowning_victims_of(Variant::Russian, Color::Black)},
+}};
+static_assert(kCrowningVictims[0][0] == 0 && kCrowningVictims[1][1] == squares_mask(25, 28));
+
 }  // namespace
 
-Position Position::start() { return from_pieces(squares_mask(21, 32), squares_mask(1, 12), 0, Color::White); }
+Position Position::start(Variant variant) {
+  return from_pieces(squares_mask(21, 32), squares_mask(1, 12), 0, Color::White).with_variant(variant);
+}
+
+Position Position::with_variant(Variant variant) const {
+  Position p = *this;
+  p.key_ ^= variant_key(variant_) ^ variant_key(variant);
+  p.variant_ = variant;
+  return p;
+}
 
 Position Position::from_pieces(Bitboard white, Bitboard black, Bitboard kings, Color side_to_move,
                                int reversible_plies) {
@@ -25,7 +53,7 @@ Position Position::from_pieces(Bitboard white, Bitboard black, Bitboard kings, C
 }
 
 Key Position::compute_key() const {
-  Key k = side_ == Color::Black ? zobrist::kTable.black_to_move : 0;
+  Key k = (side_ == Color::Black ? zobrist::kTable.black_to_move : 0) ^ variant_key(variant_);
   for (Color c : {Color::White, Color::Black}) {
     for (Bitboard b = pieces_[index(c)]; b;) {
       const Square s = pop_lowest(b);
@@ -48,8 +76,9 @@ Position Position::after(const Move& m) const {
   bool king_after = is_king;
   if (is_king) {
     p.kings_ ^= from ^ to;
-  } else if (to & promotion_row(us)) {
-    p.kings_ |= to;  // crowned only because the whole move ends on the far row
+  } else if ((to & promotion_row(us)) ||
+             (m.captured & kCrowningVictims[static_cast<std::size_t>(variant_)][index(us)])) {
+    p.kings_ |= to;  // the move ends on the far row, or crossed it where that crowns
     king_after = true;
   }
   p.key_ ^= piece_key(us, king_after, m.to);

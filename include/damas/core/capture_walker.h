@@ -1,5 +1,6 @@
 // The one walk over capture sequences (men both ways, flying kings, pieces removed when the
-// capture ends), shared by move generation and the notation's capture routes.
+// capture ends, a man crowned mid-capture where the variant says so), shared by move generation
+// and the notation's capture routes.
 #pragma once
 
 #include "damas/core/bitboard.h"
@@ -13,11 +14,13 @@ namespace damas {
 //   void enter(Square landing), void leave() the piece lands on a square and goes back
 //   void complete(Square from, Bitboard at, Bitboard captured)
 //                                            a sequence that cannot go on (at: the last landing)
-template <typename Visitor>
+// The variant is a template parameter so that a rule costs nothing where it does not apply.
+template <Variant V, typename Visitor>
 class CaptureWalker {
  public:
-  CaptureWalker(Bitboard enemy, Bitboard empty, Visitor& visitor)
-      : enemy_(enemy), empty_(empty), visitor_(visitor) {}
+  // far_row: where the moving side's men are crowned (read only by variants crowning mid-capture).
+  CaptureWalker(Bitboard enemy, Bitboard empty, Bitboard far_row, Visitor& visitor)
+      : enemy_(enemy), empty_(empty), far_row_(far_row), visitor_(visitor) {}
 
   void from_man(Square from) { walk(from, false); }
   void from_king(Square from) { walk(from, true); }
@@ -31,6 +34,13 @@ class CaptureWalker {
     empty_ &= ~bb(from);
   }
 
+  // A man landing on its far row goes on as a king (Russian); in Brazilian it goes on as a man and
+  // is crowned only if the capture ends there (Position::after).
+  bool crowns_on(Bitboard landing) const {
+    if constexpr (rules::of(V).crown_mid_capture) return (landing & far_row_) != 0;
+    else return false;
+  }
+
   template <Direction D>
   bool man_try(Bitboard at, Bitboard captured) {
     const Bitboard victim = step<D>(at) & enemy_ & ~captured;
@@ -38,7 +48,8 @@ class CaptureWalker {
     const Bitboard landing = step<D>(victim) & empty_;
     if (!landing) return false;
     visitor_.enter(lowest_square(landing));
-    man_continue(landing, captured | victim);
+    if (crowns_on(landing)) king_continue(landing, captured | victim);
+    else man_continue(landing, captured | victim);
     visitor_.leave();
     return true;
   }
@@ -62,13 +73,41 @@ class CaptureWalker {
     Bitboard landing = step<D>(victim) & empty_;
     if (!landing) return false;
     const Bitboard now_captured = captured | victim;
+    const Bitboard going_on = landings_going_on<D>(landing, now_captured);
     do {
-      visitor_.enter(lowest_square(landing));
-      king_continue(landing, now_captured);
-      visitor_.leave();
+      if (!going_on || (landing & going_on)) {
+        visitor_.enter(lowest_square(landing));
+        king_continue(landing, now_captured);
+        visitor_.leave();
+      }
       landing = step<D>(landing) & empty_;
     } while (landing);
     return true;
+  }
+
+  // The landing squares beyond a victim (from `first` on) from which the king can take again; a
+  // king that can go on must land on one of them (rules::Table::king_lands_to_go_on). Under the
+  // majority rule the shorter lines are dropped anyway, so only free choice needs the test.
+  template <Direction D>
+  Bitboard landings_going_on(Bitboard first, Bitboard captured) const {
+    Bitboard going_on = 0;
+    if constexpr (!rules::of(V).majority_capture) {
+      static_assert(rules::of(V).king_lands_to_go_on);
+      for (Bitboard l = first; l; l = step<D>(l) & empty_)
+        if (king_can_take<Direction::UpLeft>(l, captured) || king_can_take<Direction::UpRight>(l, captured) ||
+            king_can_take<Direction::DownLeft>(l, captured) ||
+            king_can_take<Direction::DownRight>(l, captured))
+          going_on |= l;
+    }
+    return going_on;
+  }
+
+  // Could a king on `at` take a piece in direction D? (Board truth, whatever the visitor allows.)
+  template <Direction D>
+  bool king_can_take(Bitboard at, Bitboard captured) const {
+    Bitboard s = step<D>(at);
+    while (s & empty_) s = step<D>(s);
+    return (step<D>(s & enemy_ & ~captured) & empty_) != 0;
   }
 
   void king_continue(Bitboard at, Bitboard captured) {
@@ -82,6 +121,7 @@ class CaptureWalker {
 
   Bitboard enemy_;
   Bitboard empty_;
+  Bitboard far_row_;
   Visitor& visitor_;
   Square from_{};
 };

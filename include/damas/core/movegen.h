@@ -1,11 +1,13 @@
-// Legal move generation for Brazilian draughts.
+// Legal move generation, by the rules of the position's variant (Position::variant, types.h).
 //
 // Three entry points that must agree (debug builds check it on every generate call):
 //   has_legal_move(p)      - is there any legal move?
 //   count_legal_moves(p)   - how many distinct legal moves (perft's bulk count)?
 //   generate_legal_moves() - the moves themselves.
-// Capture is compulsory and only the sequences taking the most pieces are legal. Moves are
-// distinct by (from, to, captured set): other routes to the same triple are not listed twice.
+// Capture is compulsory; a sequence is finished; under the majority rule (Brazilian) only those
+// taking the most pieces are legal, without it (Russian) any. Moves are distinct by (from, to,
+// captured set): other routes to the same triple are not listed twice. has_capture and
+// has_legal_move need no variant: whether a first jump exists is the same in every one.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,5 @@
-// A position: pieces, side to move, the no-progress counter and an incremental Zobrist key.
+// A position: pieces, side to move, the no-progress counter, the variant whose rules it is played
+// by, and an incremental Zobrist key.
 #pragma once
 
 #include <array>
@@ -23,6 +24,8 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) {
 struct Table {
   std::array<std::array<Key, kBitboardBits>, 4> piece{};
   Key black_to_move = 0;
+  // Brazilian's is zero (its keys predate variants); another game's positions differ from it.
+  std::array<Key, kVariantCount> variant{};
 };
 constexpr Table make_table() {
   Table t;
@@ -30,6 +33,7 @@ constexpr Table make_table() {
   for (auto& kind : t.piece)
     for (auto& k : kind) k = splitmix64(state);
   t.black_to_move = splitmix64(state);
+  for (std::size_t v = 1; v < t.variant.size(); ++v) t.variant[v] = splitmix64(state);
   return t;
 }
 inline constexpr Table kTable = make_table();
@@ -40,7 +44,7 @@ class Position {
  public:
   // The empty board, White to move.
   Position() = default;
-  static Position start();
+  static Position start(Variant variant = Variant::Brazilian);
   // Builds a position from piece sets (no legality check: notation.cpp validates input).
   static Position from_pieces(Bitboard white, Bitboard black, Bitboard kings, Color side_to_move,
                               int reversible_plies = 0);
@@ -52,6 +56,10 @@ class Position {
   Bitboard kings(Color c) const { return kings_ & pieces_[index(c)]; }
   Bitboard men(Color c) const { return pieces_[index(c)] & ~kings_; }
   Color side_to_move() const { return side_; }
+  // The game whose rules move generation and after() apply (Brazilian unless set).
+  Variant variant() const { return variant_; }
+  // The same pieces played by another variant's rules.
+  Position with_variant(Variant variant) const;
   // Plies since the last capture or man move (draw at rules::kNoProgressDrawPlies).
   int reversible_plies() const { return reversible_plies_; }
   Key key() const { return key_; }
@@ -60,7 +68,7 @@ class Position {
   Position after(const Move& m) const;
 
   bool operator==(const Position& o) const {
-    return pieces_ == o.pieces_ && kings_ == o.kings_ && side_ == o.side_;
+    return pieces_ == o.pieces_ && kings_ == o.kings_ && side_ == o.side_ && variant_ == o.variant_;
   }
   // Recomputes the key from scratch (debug checks, tests).
   Key compute_key() const;
@@ -71,6 +79,7 @@ class Position {
   Key key_ = 0;
   Color side_ = Color::White;
   std::uint8_t reversible_plies_ = 0;
+  Variant variant_ = Variant::Brazilian;
 };
 
 }  // namespace damas
