@@ -83,7 +83,7 @@ class CaptureMoves {
 };
 
 template <Variant V, Color C>
-void generate_captures(const Position& p, MoveList& out) {
+void walk_captures(const Position& p, MoveList& out) {
   CaptureMoves<rules::of(V).majority_capture> moves(out);
   CaptureWalker<V, decltype(moves)> gen(p.pieces(~C), p.empty(), promotion_row(C), moves);
   for (Bitboard b = p.kings(C); b;) gen.from_king(pop_lowest(b));
@@ -93,6 +93,14 @@ void generate_captures(const Position& p, MoveList& out) {
   Bitboard jumpers = men_jumpers<kUL>(men, enemy, empty) | men_jumpers<kUR>(men, enemy, empty) |
                      men_jumpers<kDL>(men, enemy, empty) | men_jumpers<kDR>(men, enemy, empty);
   while (jumpers) gen.from_man(pop_lowest(jumpers));
+}
+
+// The one place where the variant becomes a template argument: only captures differ, so the quiet
+// moves and the callers keep the shape (and the inlining) they have without variants.
+template <Color C>
+void generate_captures(const Position& p, MoveList& out) {
+  if (p.variant() == Variant::Russian) walk_captures<Variant::Russian, C>(p, out);
+  else walk_captures<Variant::Brazilian, C>(p, out);
 }
 
 // ---- Quiet moves -----------------------------------------------------------------------------
@@ -155,32 +163,20 @@ bool has_quiet(const Position& p) {
   return ((step<kUL>(kings) | step<kUR>(kings) | step<kDL>(kings) | step<kDR>(kings)) & empty) != 0;
 }
 
-template <Variant V, Color C>
+template <Color C>
 int count_for(const Position& p) {
   if (has_capture_for<C>(p)) {
     MoveList list;
-    generate_captures<V, C>(p, list);
+    generate_captures<C>(p, list);
     return static_cast<int>(list.size());
   }
   return count_quiet<C>(p);
 }
 
-template <Variant V, Color C>
+template <Color C>
 void generate_for(const Position& p, MoveList& out) {
-  if (has_capture_for<C>(p)) generate_captures<V, C>(p, out);
+  if (has_capture_for<C>(p)) generate_captures<C>(p, out);
   else generate_quiet<C>(p, out);
-}
-
-// Calls f.operator()<V, C>() for the position's variant and side to move: the one place where
-// they become template arguments, so the hot loops test no rule at run time.
-template <typename F>
-auto with_rules(const Position& p, F&& f) {
-  const bool white = p.side_to_move() == Color::White;
-  if (p.variant() == Variant::Russian)
-    return white ? f.template operator()<Variant::Russian, Color::White>()
-                 : f.template operator()<Variant::Russian, Color::Black>();
-  return white ? f.template operator()<Variant::Brazilian, Color::White>()
-               : f.template operator()<Variant::Brazilian, Color::Black>();
 }
 
 }  // namespace
@@ -201,12 +197,13 @@ bool has_legal_move(const Position& p) {
 }
 
 int count_legal_moves(const Position& p) {
-  return with_rules(p, [&]<Variant V, Color C>() { return count_for<V, C>(p); });
+  return p.side_to_move() == Color::White ? count_for<Color::White>(p) : count_for<Color::Black>(p);
 }
 
 void generate_legal_moves(const Position& p, MoveList& out) {
   out.clear();
-  with_rules(p, [&]<Variant V, Color C>() { generate_for<V, C>(p, out); });
+  if (p.side_to_move() == Color::White) generate_for<Color::White>(p, out);
+  else generate_for<Color::Black>(p, out);
 #ifndef NDEBUG
   assert(static_cast<int>(out.size()) == count_legal_moves(p));
   assert(out.empty() != has_legal_move(p));

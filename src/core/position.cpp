@@ -71,16 +71,16 @@ Position Position::after(const Move& m) const {
   const Bitboard to = bb(m.to);
   const bool is_king = (kings_ & from) != 0;
 
+  // A man is crowned when its move ends on the far row, or where that crowns at once, when its
+  // capture crossed it (tested for captures only: quiet moves, most of them, pay nothing).
+  const bool king_after =
+      is_king || (to & promotion_row(us)) ||
+      (m.captured && (m.captured & kCrowningVictims[static_cast<std::size_t>(variant_)][index(us)]));
+
   p.pieces_[index(us)] ^= from ^ to;
   p.key_ ^= piece_key(us, is_king, m.from);
-  bool king_after = is_king;
-  if (is_king) {
-    p.kings_ ^= from ^ to;
-  } else if ((to & promotion_row(us)) ||
-             (m.captured & kCrowningVictims[static_cast<std::size_t>(variant_)][index(us)])) {
-    p.kings_ |= to;  // the move ends on the far row, or crossed it where that crowns
-    king_after = true;
-  }
+  if (is_king) p.kings_ ^= from ^ to;
+  else if (king_after) p.kings_ |= to;
   p.key_ ^= piece_key(us, king_after, m.to);
 
   if (m.captured) {
