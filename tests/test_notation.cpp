@@ -265,3 +265,22 @@ TEST_CASE("notation: square names", "[notation]") {
   CHECK_FALSE(parse_square_name("a2").has_value());  // light square
   CHECK_FALSE(parse_square_name("i1").has_value());
 }
+
+TEST_CASE("notation: lidraughts' FENs with their :H0:F1 counters read like the plain ones",
+          "[notation][russian]") {
+  // Russian's initial FEN as lidraughts writes it; the counters follow both piece fields.
+  const Expected<Position> start =
+      parse_fen("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12:H0:F1");
+  REQUIRE(start.has_value());
+  CHECK(*start == Position::start());
+  CHECK(start->with_variant(Variant::Russian) == Position::start(Variant::Russian));
+  CHECK(parse_fen("B:WK3,30:BK5:H12:F40").value() == parse_fen("B:WK3,30:BK5").value());
+  // Counters where piece fields belong, or not counters at all, are refused as before.
+  for (const char* bad : {"W:H0:F1", "W:W21:B1:H", "W:W21:B1:Hx", "W:W21:B1:X0"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_fen(bad).has_value());
+  }
+  // What damas writes is unchanged: no counters.
+  CHECK(to_fen(*start) == to_fen(Position::start()));
+  CHECK(to_fen(*start).find(":H") == std::string::npos);
+}

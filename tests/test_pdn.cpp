@@ -126,8 +126,9 @@ TEST_CASE("pdn: text without games gives no games, garbage gives errors, never a
 namespace {
 
 // A game of random legal moves from `fen` (the same for a seed).
-Game random_game(const char* fen, std::uint64_t& state, int plies = 90) {
-  Game g(*parse_fen(fen));
+Game random_game(const char* fen, std::uint64_t& state, int plies = 90,
+                 Variant variant = Variant::Brazilian) {
+  Game g(parse_fen(fen)->with_variant(variant));
   for (int ply = 0; ply < plies && !g.over(); ++ply) {
     MoveList moves;
     generate_legal_moves(g.current(), moves);
@@ -319,4 +320,48 @@ TEST_CASE("pdn reader: files in the forms other programs write read back to the 
   INFO((black[0] ? "" : black[0].error()));
   REQUIRE(black[0].has_value());
   CHECK(hub_moves(*black[0]) == "9-13 22-17 13x22x17");
+}
+
+TEST_CASE("pdn: a Russian game is written with GameType 25 and read back as a Russian game",
+          "[pdn][russian]") {
+  std::uint64_t state = 11;
+  for (const char* start : {"W:W21-32:B1-12", "B:WK18,22,25:B5,9,K30"}) {
+    for (int game = 0; game < 8; ++game) {
+      const Game g = random_game(start, state, 120, Variant::Russian);
+      for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
+        const std::string pdn = g.to_pdn({{"GameType", "26"}}, {}, squares);  // the writer's own wins
+        INFO(pdn);
+        CHECK_THAT(pdn, Catch::Contains("[GameType \"25\"]\n") && !Catch::Contains("\"26\""));
+        // The Russian start needs no FEN tag, like the Brazilian one.
+        CHECK((pdn.find("[FEN ") == std::string::npos) == (g.start() == Position::start(Variant::Russian)));
+        const std::vector<PdnGameOrError> back = read_pdn(pdn);
+        REQUIRE(back.size() == 1);
+        REQUIRE(back[0].has_value());
+        CHECK(back[0]->start == g.start());  // pieces, side and variant
+        CHECK(back[0]->moves == g.moves());
+      }
+    }
+  }
+}
+
+TEST_CASE("pdn: GameType 25 selects the Russian rules, in any tag order and PDN 3.0's long form",
+          "[pdn][russian]") {
+  // Crowned on d8 mid-capture, the man goes on over b6 to a5: legal in Russian only.
+  const std::string moves = "\n1. 11x13 *\n";
+  for (const char* tags : {"[GameType \"25\"]\n[FEN \"W:W11,30:B4,7,9:H0:F1\"]\n",
+                           "[FEN \"W:W11,30:B4,7,9\"]\n[GameType \"25,W,8,8,N2,0\"]\n"}) {
+    INFO(tags);
+    const std::vector<PdnGameOrError> games = read_pdn(tags + moves);
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].has_value());
+    CHECK(games[0]->start.variant() == Variant::Russian);
+    REQUIRE(games[0]->moves.size() == 1);
+    CHECK(to_hub_move(games[0]->moves[0]) == "11x13x7x9");
+  }
+  // The same game without the tag is Brazilian, where the move is illegal.
+  const std::vector<PdnGameOrError> brazilian = read_pdn("[FEN \"W:W11,30:B4,7,9\"]" + moves);
+  REQUIRE(brazilian.size() == 1);
+  CHECK_FALSE(brazilian[0].has_value());
+  for (const char* type : {"26", "20", "x"})
+    CHECK(read_pdn(std::string("[GameType \"") + type + "\"]\n1. 22-18 *")[0]->start == Position::start());
 }

@@ -113,9 +113,9 @@ std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>&
       result_text = value;
     }
   }
-  out += tag_pair("GameType", "26");
+  out += tag_pair("GameType", std::to_string(rules::of(start().variant()).pdn_game_type));
   out += tag_pair("DrawRules", std::string(to_string(rules_)));
-  if (!(start() == Position::start()))
+  if (!(start() == Position::start(start().variant())))
     out += tag_pair(
         "FEN", to_fen(start(), squares == PdnSquares::Algebraic ? FenStyle::Algebraic : FenStyle::Numeric));
   if (!has_result) out += tag_pair("Result", result_text);

@@ -22,6 +22,12 @@ int parse_small_int(std::string_view s) {
   return v;
 }
 
+// A counter field of a lidraughts FEN: H (plies counted towards a draw law) or F (move number)
+// and a number.
+bool is_fen_counter(std::string_view field) {
+  return field.size() >= 2 && (field[0] == 'H' || field[0] == 'F') && parse_small_int(field.substr(1)) >= 0;
+}
+
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
@@ -72,7 +78,10 @@ Expected<Position> parse_fen(std::string_view text) {
   if (text.empty()) return Error{"empty FEN"};
   // Optional PDN wrapper: [FEN "..."] or surrounding quotes.
   if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
-  const std::vector<std::string_view> fields = split(text, ':');
+  std::vector<std::string_view> fields = split(text, ':');
+  // lidraughts ends a FEN with its counters after both piece fields (":H0:F1"): read past, the
+  // draw laws count their own.
+  while (fields.size() > 3 && is_fen_counter(trim(fields.back()))) fields.pop_back();
   Color side = Color::White;
   const std::string_view side_field = trim(fields[0]);
   if (side_field == "W") side = Color::White;

@@ -48,7 +48,8 @@ class Game {
   std::string end_description() const;
 
   // PDN of the game (PDN 3.0, readable by other programs): the tag pairs given, then GameType
-  // "26", DrawRules and, when the game does not start from the start position, FEN (the writer's
+  // ("26" Brazilian, "25" Russian: the start's variant), DrawRules and, when the game does not
+  // start from its variant's start position, FEN (the writer's
   // own: given tags of those names are dropped); values escaped (\" and \\). Moves by
   // to_pdn_move, in standard numbers or algebraic squares. A "Result" tag overrides the result by
   // the rules (adjudicated or abandoned games). `annotations`, when given, holds per ply a mark

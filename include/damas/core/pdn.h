@@ -1,11 +1,13 @@
 // PDN reader: the games of a PDN file (tags, start position, moves), one result per game.
 //
 // Accepted: several games per file; tag pairs [Name "value"] (\" and \\ escapes); a FEN tag in
-// numeric or algebraic squares; move numbers ("12." "12..." also glued to the move, "12.c3-d4");
-// numeric moves (Hub form "18x11x15" with captured squares, or PDN form "27x18x9" with landing
-// squares), algebraic moves ("c3-d4", "c3:e5", "c3xe5"); move strength marks (! ? !? ...) and
-// NAGs ($3); comments {...} and ;... to the end of the line, %-escape lines and variations (...),
-// all skipped; results 2-0 0-2 1-1 * (and 1-0 0-1 1/2-1/2 written by some programs).
+// numeric or algebraic squares (also lidraughts' with its ":H0:F1" counters); a GameType tag "25"
+// makes the game Russian (start and moves by Russian rules), any other Brazilian; move numbers
+// ("12." "12..." also glued to the move, "12.c3-d4"); numeric moves (Hub form "18x11x15" with
+// captured squares, or PDN form "27x18x9" with landing squares), algebraic moves ("c3-d4",
+// "c3:e5", "c3xe5"); move strength marks (! ? !? ...) and NAGs ($3); comments {...} and ;... to
+// the end of the line, %-escape lines and variations (...), all skipped; results 2-0 0-2 1-1 *
+// (and 1-0 0-1 1/2-1/2 written by some programs).
 // A game with an error (bad tag, bad FEN, illegal move, unclosed comment) becomes an error naming
 // its line and move; reading goes on with the next game. Never throws.
 #pragma once

@@ -14,6 +14,8 @@ namespace damas {
 // position (Position::variant), so every rule below is read from the position's row.
 enum class Variant : std::uint8_t { Brazilian = 0, Russian = 1 };
 inline constexpr int kVariantCount = 2;
+// Every variant once, for the lists derived from it (--variant, the Hub `variant` values).
+inline constexpr Variant kVariants[kVariantCount] = {Variant::Brazilian, Variant::Russian};
 
 namespace rules {
 // The board and the men, the same in every variant.
@@ -34,6 +36,7 @@ struct Table {
   bool crown_mid_capture;      // a man reaching the far row during a capture goes on as a king
   int no_progress_draw_plies;  // the seed draw law: plies without a capture or a man move
   int repetition_draw_count;   // the seed draw law: the same position this often
+  int pdn_game_type;           // the PDN GameType tag's number (PDN 3.0 standard)
 };
 
 // Brazilian draughts: the FMJD international rules on the 8x8 board (Confederacao Brasileira de Damas).
@@ -47,6 +50,7 @@ inline constexpr Table kBrazilian{
     .crown_mid_capture = false,    // FMJD: a man is crowned only if its move ends on the far row
     .no_progress_draw_plies = 80,  // 40 moves each
     .repetition_draw_count = 3,
+    .pdn_game_type = 26,
 };
 
 // Russian draughts (shashki): the rules of the Russian draughts federation and FMJD-64, as
@@ -61,6 +65,7 @@ inline constexpr Table kRussian{
     .crown_mid_capture = true,    // crowned on reaching the far row, it captures on as a king
     .no_progress_draw_plies = 80,
     .repetition_draw_count = 3,
+    .pdn_game_type = 25,
 };
 
 constexpr const Table& of(Variant v) { return v == Variant::Russian ? kRussian : kBrazilian; }
@@ -81,11 +86,18 @@ inline constexpr int kRepetitionDrawCount = kBrazilian.repetition_draw_count;
 
 constexpr std::string_view to_string(Variant v) { return rules::of(v).name; }
 constexpr std::optional<Variant> parse_variant(std::string_view text) {
-  for (const Variant v : {Variant::Brazilian, Variant::Russian})
+  for (const Variant v : kVariants)
     if (text == to_string(v)) return v;
   return std::nullopt;
 }
 static_assert(parse_variant("russian") == Variant::Russian && !parse_variant("pool"));
+// The variant of a PDN GameType number; nullopt for the games damas does not play.
+constexpr std::optional<Variant> variant_of_game_type(int game_type) {
+  for (const Variant v : kVariants)
+    if (rules::of(v).pdn_game_type == game_type) return v;
+  return std::nullopt;
+}
+static_assert(variant_of_game_type(25) == Variant::Russian && variant_of_game_type(26) == Variant::Brazilian);
 
 enum class Color : std::uint8_t { White = 0, Black = 1 };
 constexpr Color operator~(Color c) { return c == Color::White ? Color::Black : Color::White; }
