@@ -195,3 +195,17 @@ TEST_CASE("book play: Hub marks a book move's info, analyze lists the book moves
   CHECK(out.find("best move:") != std::string::npos);
   std::remove(path.c_str());
 }
+
+TEST_CASE("book play: the Brazilian book is not used in a Russian game", "[book][russian]") {
+  const std::string path = write_test_book();
+  Engine engine;
+  REQUIRE(engine.set_option(option::kBookFile, path));
+  REQUIRE(engine.set_option(option::kBookMargin, "0"));
+  // The same pieces the book answers in Brazilian are searched in Russian.
+  CHECK(think(engine, Position::start()).result.nodes == 0);
+  const Played russian = think(engine, Position::start(Variant::Russian));
+  CHECK(russian.result.nodes > 0);
+  for (const SearchInfo& i : russian.infos) CHECK_FALSE(i.book);
+  CHECK_FALSE(engine.book_entry(Position::start(Variant::Russian)).has_value());
+  std::remove(path.c_str());
+}

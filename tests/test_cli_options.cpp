@@ -117,3 +117,26 @@ TEST_CASE("command line: the tuning knobs are on the commands that measure the s
     CHECK(counts.count("probcut") == 0);
   }
 }
+
+TEST_CASE("command line: --variant russian plays Russian in analyze; Brazilian-only commands refuse it",
+          "[cli][russian]") {
+  std::string out;
+  // f6 takes e7, is crowned on d8 and goes on over b6 as a king (Brazilian: the man stops on d8).
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) +
+                                " analyze --variant russian --fen W:W11,30:B4,7,9:H0:F1 --depth 3 --board no",
+                            out) == 0);
+  CHECK_THAT(out, Catch::Contains("best move: 11x13"));
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " analyze --fen W:W11,30:B4,7,9 --depth 3 --board no",
+                            out) == 0);
+  CHECK_THAT(out, Catch::Contains("best move: 11x2"));
+  CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --variant pool --depth 1 --board no", out) ==
+        2);
+  CHECK_THAT(out, Catch::Contains("brazilian russian"));
+  // DXP, the board and the match tools play Brazilian only: another game is refused, not ignored.
+  for (const char* command : {"dxp", "serve --port 0", "selfplay --depth 1"}) {
+    INFO(command);
+    CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " " + command + " --variant russian",
+                            out) == 2);
+    CHECK_THAT(out, Catch::Contains("Brazilian draughts only"));
+  }
+}

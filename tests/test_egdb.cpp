@@ -701,3 +701,25 @@ TEST_CASE("egdb: a cluster build under mpirun -np 3 writes the files of the sing
   CHECK_THAT(std::string(out.begin(), out.end()), Catch::Contains("on 3 MPI ranks"));
   check_same_files(dir, 4);
 }
+
+TEST_CASE("egdb: the Brazilian databases are never probed in a Russian game", "[egdb][russian]") {
+  const Position brazilian = *parse_fen("W:WK1,K2:BK32");
+  const Position russian = brazilian.with_variant(Variant::Russian);
+  const auto db = database(3);
+  REQUIRE(db->probe(brazilian).has_value());
+  CHECK_FALSE(db->probe(russian).has_value());
+  CHECK_FALSE(db->probe_code(russian).has_value());
+  // Nor by the search: no hit in a Russian game, many in the same Brazilian one.
+  Engine e;
+  REQUIRE(e.set_option("egdb-path", built(3)).has_value());
+  const auto tbhits = [&e](const Position& p) {
+    REQUIRE(e.set_position(p));
+    SearchLimits limits;
+    limits.depth = 3;
+    std::uint64_t hits = 0;
+    e.search(limits, GoMode::Analyze, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
+    return hits;
+  };
+  CHECK(tbhits(brazilian) > 0);
+  CHECK(tbhits(russian) == 0);
+}

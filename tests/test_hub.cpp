@@ -1,6 +1,7 @@
 // The Hub front end in-process: the line scanner, the writers, `level`, the line splitter,
 // and the Frontend driven through process_line() with a collecting sink (the transcripts of
 // protocol/transcripts/ are replayed here too).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -446,4 +447,67 @@ TEST_CASE("hub: lidraughts-bot's options with draw-rules and an algebraic FEN po
   t.send("level depth=4");
   t.send("go think");
   CHECK(t.until("done").back().rfind("done move=", 0) == 0);
+}
+
+namespace {
+
+// The move of a `done` line, read in the position it answers (an error when not legal there).
+Expected<Move> done_move(const std::string& done, const Position& root) {
+  const std::size_t from = done.find("move=") + 5;
+  return parse_hub_move(root, done.substr(from, done.find(' ', from) - from));
+}
+
+}  // namespace
+
+TEST_CASE("hub: variant russian makes pos, the search and done follow the Russian rules", "[hub][russian]") {
+  InProcess t;
+  t.send("set-param name=variant value=russian");
+  // A free choice between a short and a long capture (Brazilian: the long one only).
+  const Position free_choice = parse_fen("W:W22,29:B11,18,26,1").value().with_variant(Variant::Russian);
+  t.send("pos pos=W:W22,29:B11,18,26,1");
+  t.send("level depth=6");
+  t.send("go think");
+  CHECK(done_move(t.until("done").back(), free_choice).has_value());
+  // Searched moves from the start, each sent back in the move list: every answer legal in Russian.
+  Position root = Position::start(Variant::Russian);
+  std::string moves;
+  for (int ply = 0; ply < 6; ++ply) {
+    t.send("pos start moves=\"" + moves + "\"");
+    t.send("level depth=4");
+    t.send("go think");
+    const Expected<Move> m = done_move(t.until("done").back(), root);
+    REQUIRE(m.has_value());
+    moves += (moves.empty() ? "" : " ") + to_hub_move(*m);
+    root = root.after(*m);
+  }
+  CHECK(root.variant() == Variant::Russian);
+}
+
+TEST_CASE("hub: --variant russian on the command line is the Russian game", "[hub][russian]") {
+  Options options;
+  REQUIRE(options.set(option::kVariant, "russian"));
+  InProcess t(options);
+  // Crowned on d8 mid-capture, it goes on as a king over b6 (Brazilian: 11x2x7, the man stops).
+  t.send("pos pos=Weeebeebebeweeeeeeeeeeeeeeeeeewee");
+  t.send("go think");
+  CHECK(t.until("done").back().rfind("done move=11x13x7x9", 0) == 0);
+}
+
+TEST_CASE("hub: a variant damas does not play is a clear error and the engine keeps its game",
+          "[hub][russian]") {
+  InProcess t;
+  t.send("set-param name=variant value=russian");
+  t.send("set-param name=variant value=spanish");
+  const std::string error = t.until("error").back();
+  CHECK_THAT(error, Catch::Contains("spanish") && Catch::Contains("variant") &&
+                        Catch::Contains("brazilian russian"));
+  t.send("hub");
+  const std::vector<std::string> lines = t.until("wait");
+  CHECK(std::find(lines.begin(), lines.end(),
+                  "param name=variant value=russian type=enum values=\"brazilian russian\"") != lines.end());
+  t.send("pos pos=W:W11,30:B4,7,9");
+  t.send("go think");
+  CHECK(t.until("done").back().rfind("done move=11x13x7x9", 0) == 0);
+  t.send("ping");
+  CHECK(t.until("pong").back() == "pong");
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "damas/engine/options.h"
 #include "damas/hub/wire.h"
 
 using namespace damas;
@@ -70,11 +71,13 @@ TEST_CASE("hub wire: the command word of a line, read without the rest", "[hub][
 }
 
 TEST_CASE("hub wire: a param line written by the front end reads back as its declaration", "[hub][wire]") {
+  OptionSpec level;
+  level.values = {"beginner", "easy", "full"};
   const std::string text = Message("param")
                                .arg("name", "level")
                                .arg("value", "full")
                                .arg("type", "enum")
-                               .arg("values", join_values({"beginner", "easy", "full"}))
+                               .arg("values", level.values_text())
                                .str();
   CHECK(text == "param name=level value=full type=enum values=\"beginner easy full\"");
   const Expected<Line> line = parse_line(text);

@@ -131,3 +131,22 @@ TEST_CASE("options: set-param of an unlisted tuning knob is checked and changes 
   tuned.frontend.process_line("set-param name=lmr value=true");
   CHECK(tuned.nodes_at_depth(7) == baseline);
 }
+
+TEST_CASE("options: variant offers every game of the rules table, Brazilian first and by default",
+          "[options][russian]") {
+  const OptionSpec* variant = find_option(option::kVariant);
+  REQUIRE(variant != nullptr);
+  CHECK(variant->type == OptionType::Enum);
+  CHECK(OptionSpec::text(variant->default_value) == to_string(Variant::Brazilian));
+  REQUIRE(variant->values.size() == static_cast<std::size_t>(kVariantCount));
+  for (std::size_t i = 0; i < variant->values.size(); ++i) {
+    CHECK(variant->values[i] == to_string(kVariants[i]));
+    CHECK(parse_variant(variant->values[i]) == kVariants[i]);
+  }
+  Options options;
+  CHECK(options.set(option::kVariant, "russian").has_value());
+  const Status bad = options.set(option::kVariant, "Russian");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error() == "unsupported value \"Russian\" for option variant (one of: brazilian russian)");
+  CHECK(options.get(option::kVariant) == "russian");
+}

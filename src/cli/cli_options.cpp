@@ -46,7 +46,12 @@ void add_tuning_options(po::options_description& desc) {
   desc.add(knobs);
 }
 
-Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set) {
+Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set, VariantUse use) {
+  const std::string variant_name(option::kVariant);
+  if (use == VariantUse::BrazilianOnly && vm.count(variant_name) &&
+      parse_variant(vm[variant_name].as<std::string>()) != Variant::Brazilian)
+    return Error{"--variant " + vm[variant_name].as<std::string>() +
+                 ": this command plays Brazilian draughts only (other games: damas hub, analyze, perft)"};
   for (const OptionSpec& spec : option_specs()) {
     if (!vm.count(spec.name)) continue;
     if (Status s = set(spec.name, vm[spec.name].as<std::string>()); !s) return s;
@@ -54,15 +59,16 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
   return Ok{};
 }
 
-Status apply_engine_options(const po::variables_map& vm, Engine& engine) {
-  return apply_engine_options(vm, [&engine](std::string_view name, std::string_view value) {
-    return engine.set_option(name, value);
-  });
+Status apply_engine_options(const po::variables_map& vm, Engine& engine, VariantUse use) {
+  return apply_engine_options(
+      vm, [&engine](std::string_view name, std::string_view value) { return engine.set_option(name, value); },
+      use);
 }
 
-Status apply_engine_options(const po::variables_map& vm, Options& options) {
+Status apply_engine_options(const po::variables_map& vm, Options& options, VariantUse use) {
   if (Status s = apply_engine_options(
-          vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); });
+          vm, [&options](std::string_view name, std::string_view value) { return options.set(name, value); },
+          use);
       !s)
     return s;
   return check_option_files(options);

@@ -174,7 +174,7 @@ int analyze_main(const Args& args) {
   if (const std::optional<int> exit_code = parse_command_line("analyze", args, desc, vm)) return *exit_code;
 
   Engine engine;
-  const Status applied = apply_engine_options(vm, engine);
+  const Status applied = apply_engine_options(vm, engine, VariantUse::Any);
   if (!applied) {
     std::cerr << "damas analyze: " << applied.error() << "\n";
     return 2;
@@ -202,11 +202,14 @@ int analyze_main(const Args& args) {
     }
     board = b == "yes";
   }
-  const Expected<Position> start = parse_fen(vm["fen"].as<std::string>());
-  if (!start) {
-    std::cerr << "damas analyze: " << start.error() << "\n";
+  const Expected<Position> fen = parse_fen(vm["fen"].as<std::string>());
+  if (!fen) {
+    std::cerr << "damas analyze: " << fen.error() << "\n";
     return 2;
   }
+  // A FEN names no game: the variant option does (a PDN's GameType names its own).
+  const Expected<Position> start =
+      fen->with_variant(parse_variant(engine.options().get(option::kVariant)).value_or(Variant::Brazilian));
   const Expected<std::vector<Move>> moves = parse_move_list(*start, vm["moves"].as<std::string>(), numbering);
   if (!moves) {
     std::cerr << "damas analyze: " << moves.error() << "\n";

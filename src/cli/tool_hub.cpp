@@ -34,7 +34,7 @@ int hub_main(const Args& args) {
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("hub", args, desc, vm)) return *exit_code;
   Options options;
-  if (const Status s = apply_engine_options(vm, options); !s) {
+  if (const Status s = apply_engine_options(vm, options, VariantUse::Any); !s) {
     std::cerr << "damas hub: " << s.error() << "\n";
     return 2;
   }

@@ -69,6 +69,7 @@ Expected<std::shared_ptr<const Database>> Database::open_shared(const std::strin
 }
 
 std::optional<Code> Database::probe_code(const Position& p, ProbeCache* cache) const {
+  if (p.variant() != kVariant) return std::nullopt;  // the values of another game's rules
   const Color stm = p.side_to_move();
   if (!p.pieces(stm)) return Code{1};
   if (!p.pieces(~stm) || popcount(p.occupied()) > max_pieces_) return std::nullopt;

@@ -194,7 +194,7 @@ Status Engine::Impl::load_book(const Options& next) {
 // The book's move for a search, when it gives one: play (think) only, in a position of the book
 // no deeper than book-ply and the level's cap, picked within book-margin by the search's seed.
 std::optional<book::BookMove> Engine::Impl::book_move(const GoParams& p, const SearchRequest& r) const {
-  if (!book || p.mode != GoMode::Think) return std::nullopt;
+  if (!book || p.mode != GoMode::Think || r.root.variant() != book::kBookVariant) return std::nullopt;
   int max_ply = static_cast<int>(options.get_int(option::kBookPly));
   const LevelParams lv = p.level.value_or(level);
   if (lv.book_ply > 0) max_ply = std::min(max_ply, lv.book_ply);
@@ -427,7 +427,8 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   r.threads = static_cast<int>(options.get_int(option::kThreads));
   r.move_overhead = static_cast<double>(options.get_int(option::kMoveOverhead)) / 1000.0;
   r.weights = weights;
-  r.egdb = egdb;
+  // The databases are one game's (probe() refuses the others too); not even their cache is made.
+  if (r.root.variant() == egdb::kVariant) r.egdb = egdb;
   if (options.get(option::kEval) == "learned") r.learned = learned;
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (p.mode != GoMode::Analyze) r.level = p.level.value_or(level);

@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "damas/core/types.h"
+
 namespace damas {
 namespace {
 
@@ -46,11 +48,19 @@ OptionSpec hundredths_knob(std::string_view name, double SearchTuning::*field, s
   return knob(integer(name, 0, min, max, std::move(help)), {field});
 }
 
+// The games of the rules table (core/types.h), as the variant option offers them.
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names;
+  for (const Variant v : kVariants) names.emplace_back(to_string(v));
+  return names;
+}
+
 // Hub lists them in this order. Front ends read variant, ponder and numbering; the Engine reads
 // hash, level, eval-file and egdb-* into its tables, the others into each search.
 std::vector<OptionSpec> user_options() {
   return {
-      choice(option::kVariant, "brazilian", {"brazilian"}, "rules played (Brazilian draughts only)"),
+      choice(option::kVariant, std::string(to_string(Variant::Brazilian)), variant_names(),
+             "rules played (the endgame databases and the opening book are Brazilian: off in another game)"),
       integer(option::kThreads, 1, 1, 64, "search threads"),
       integer(option::kHash, 64, 1, 16384, "transposition table size in MiB"),
       boolean(option::kPonder, false, "the GUI will let the engine think on the opponent's time"),
@@ -135,7 +145,8 @@ Expected<OptionValue> parse(const OptionSpec& spec, std::string_view value) {
     case OptionType::Enum:
       if (std::find(spec.values.begin(), spec.values.end(), value) != spec.values.end())
         return OptionValue{std::string(value)};
-      return Error{"unsupported value \"" + std::string(value) + "\" for option " + spec.name};
+      return Error{"unsupported value \"" + std::string(value) + "\" for option " + spec.name +
+                   " (one of: " + spec.values_text() + ")"};
     case OptionType::String:
       break;
   }
@@ -165,6 +176,12 @@ void TuningField::write(SearchTuning& tuning, const OptionValue& value) const {
         else v = static_cast<int>(std::get<std::int64_t>(value));
       },
       field);
+}
+
+std::string OptionSpec::values_text() const {
+  std::string text;
+  for (const std::string& v : values) text += (text.empty() ? "" : " ") + v;
+  return text;
 }
 
 std::string OptionSpec::text(const OptionValue& value) {

@@ -34,7 +34,9 @@ bool is_known_command(std::string_view c) {
 
 // ---- Front end ------------------------------------------------------------------------------
 
-Frontend::Frontend(Sink sink, const Options& options) : sink_(std::move(sink)), engine_(options) {}
+Frontend::Frontend(Sink sink, const Options& options) : sink_(std::move(sink)), engine_(options) {
+  (void)engine_.set_position(Position::start(variant()));  // idle engine: cannot fail
+}
 
 Frontend::~Frontend() { finish(); }
 
@@ -68,6 +70,11 @@ std::uint64_t Frontend::dones_written() const {
 
 Numbering Frontend::numbering() const {
   return parse_numbering(engine_.options().get(option::kNumbering)).value_or(Numbering::Standard);
+}
+
+// Positions set by `pos` are played by these rules (set-param name=variant).
+Variant Frontend::variant() const {
+  return parse_variant(engine_.options().get(option::kVariant)).value_or(Variant::Brazilian);
 }
 
 void Frontend::reject_long_line() {
@@ -121,7 +128,7 @@ void Frontend::cmd_hub() {
     m.arg("name", spec.name).arg("value", engine_.options().get(spec.name)).arg("type", type_name(spec.type));
     if (spec.type == OptionType::Int)
       m.arg("min", std::to_string(spec.min)).arg("max", std::to_string(spec.max));
-    if (spec.type == OptionType::Enum) m.arg("values", join_values(spec.values));
+    if (spec.type == OptionType::Enum) m.arg("values", spec.values_text());
     emit(m.str());
   }
   emit("wait");
@@ -149,11 +156,13 @@ void Frontend::cmd_set_param(const Line& line) {
   const Status s =
       engine_.set_option(name->value, value ? std::string_view(value->value) : std::string_view());
   if (!s) error(s.error());
+  // Another game: the root is its start position until the next `pos`, so no search mixes the two.
+  if (s && engine_.position().variant() != variant()) (void)engine_.set_position(Position::start(variant()));
 }
 
 void Frontend::cmd_pos(const Line& line) {
   limits_ = SearchLimits{};
-  Position start = Position::start();
+  Position start = Position::start(variant());
   if (const Argument* pos = line.find("pos")) {
     // A PDN FEN is accepted too (it contains ':'; the Hub string never does).
     const Expected<Position> parsed =
@@ -168,7 +177,7 @@ void Frontend::cmd_pos(const Line& line) {
         return;
       }
     }
-    start = *parsed;
+    start = parsed->with_variant(variant());
   }
   std::vector<Move> played;
   std::string move_error;

@@ -65,7 +65,7 @@ std::string value_of(const Line& line, std::string_view name) {
   return a ? a->value : std::string();
 }
 
-// The words of a `values` list (join_values' inverse): split at spaces, empty words dropped.
+// The words of a `values` list (OptionSpec::values_text's inverse): split at spaces, empty words dropped.
 std::vector<std::string> split_values(std::string_view text) {
   std::vector<std::string> words;
   while (!text.empty()) {
@@ -259,12 +259,6 @@ std::string format_done(const SearchResult& result, const Position& root, Number
   const Move ponder = choose_ponder_move(result, root, best);
   if (!ponder.is_null()) m.arg("ponder", to_hub_move(ponder, numbering));
   return m.str();
-}
-
-std::string join_values(const std::vector<std::string>& values) {
-  std::string text;
-  for (const std::string& v : values) text += (text.empty() ? "" : " ") + v;
-  return text;
 }
 
 Expected<SearchLimits> parse_level(const Line& line) {

@@ -19,7 +19,10 @@
 
 namespace damas::book {
 
+// The game of every book (the file's header names it): positions of another game are never looked up.
+inline constexpr Variant kBookVariant = Variant::Brazilian;
 inline constexpr const char* kVariant = "brazilian";
+static_assert(to_string(kBookVariant) == kVariant);
 
 struct BookMove {
   Move move;

@@ -50,13 +50,19 @@ void add_engine_options(boost::program_options::options_description& desc);
 // The tuning knobs (Visibility::Tuning) as a group of their own, for the commands that measure the
 // search (bench, selfplay, hub); apply_engine_options applies them too.
 void add_tuning_options(boost::program_options::options_description& desc);
+// Whether a command plays the games other than Brazilian (--variant): hub and analyze do; the
+// others (DXP, matches, the board, the data tools) refuse another --variant rather than ignore it.
+enum class VariantUse { BrazilianOnly, Any };
 // Applies the engine options present in vm; the first bad value is returned as an error.
-Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options);
+Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options,
+                            VariantUse use = VariantUse::BrazilianOnly);
 // The same through any setter (e.g. Engine::set_option, which also checks files and sizes).
 using OptionSetter = std::function<Status(std::string_view name, std::string_view value)>;
-Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set);
+Status apply_engine_options(const boost::program_options::variables_map& vm, const OptionSetter& set,
+                            VariantUse use = VariantUse::BrazilianOnly);
 // The same on an engine (Engine::set_option, which also checks files and sizes).
-Status apply_engine_options(const boost::program_options::variables_map& vm, Engine& engine);
+Status apply_engine_options(const boost::program_options::variables_map& vm, Engine& engine,
+                            VariantUse use = VariantUse::BrazilianOnly);
 
 // The file named by the command-line option `name`, when given, may be written
 // (core/file_check.h: a regular file or a new one in an existing folder).

@@ -25,6 +25,10 @@
 
 namespace damas::egdb {
 
+// The game the databases are solved for: the files carry no variant yet (issue 38 part 3), so a
+// position of any other game is never probed (Database::probe answers nullopt).
+inline constexpr Variant kVariant = Variant::Brazilian;
+
 // ---- Material and indexing ------------------------------------------------------------------
 
 struct Material {
@@ -222,8 +226,9 @@ class Database {
   int max_pieces() const { return max_pieces_; }
   // One message per slice left out (BadSlice::Skip); its positions are not probed.
   const std::vector<std::string>& skipped() const { return skipped_; }
-  // The value of p for its side to move, or nullopt when p has more pieces than loaded. A
-  // pending capture is resolved by probing the positions after it.
+  // The value of p for its side to move, or nullopt when p has more pieces than loaded or is
+  // a position of another game than kVariant. A pending capture is resolved by probing the
+  // positions after it.
   std::optional<Value> probe(const Position& p, ProbeCache* cache = nullptr) const;
   std::optional<Code> probe_code(const Position& p, ProbeCache* cache = nullptr) const;
   const std::map<Material, SliceFile>& slices() const { return slices_; }

@@ -48,6 +48,8 @@ struct OptionSpec {
 
   // The value as `param value=`, `set-param` and the command line write it ("true", "180", "auto").
   static std::string text(const OptionValue& value);
+  // An Enum's values, separated by spaces, as Hub's `values=` and the error for a bad value list them.
+  std::string values_text() const;
 };
 
 // Every option, user options first in the order the Hub `param` lines list them, then the knobs.

@@ -65,6 +65,7 @@ class Frontend {
   void cmd_level(const Line& line);
   void cmd_go(const Line& line);
   Numbering numbering() const;
+  Variant variant() const;
 
   // Output state, declared first so that it outlives the engine (whose destructor may still
   // deliver a `done`).

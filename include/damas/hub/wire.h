@@ -76,9 +76,6 @@ Move choose_ponder_move(const SearchResult& result, const Position& root, const 
 // The `done` line: `done move=<m>` [+ ` ponder=<m>`], exactly in that order (pydraughts).
 std::string format_done(const SearchResult& result, const Position& root, Numbering numbering);
 
-// The `values` of an enum `param` line: its words, one space apart.
-std::string join_values(const std::vector<std::string>& values);
-
 // Search limits from a `level` line (protocol/hub.md section "level"). Unknown arguments are
 // ignored; a bad value makes the whole line an error.
 Expected<SearchLimits> parse_level(const Line& line);
