@@ -215,10 +215,11 @@ struct GameReport {
 };
 
 GameReport play_pydraughts_game(PydraughtsClient& white, PydraughtsClient& black, const Limit& limit,
-                                bool ponder_first, int max_plies) {
+                                bool ponder_first, int max_plies, Variant variant = Variant::Brazilian) {
   const std::string fen = to_hub_position(Position::start());  // board._game.initial_hub_fen
   GameReport r;
-  std::vector<std::string> hub_moves;  // board.move_stack's hub_move strings
+  r.game = Game(Position::start(variant), DrawRules::Fmjd64);  // refereed by the variant's rules
+  std::vector<std::string> hub_moves;                          // board.move_stack's hub_move strings
   PydraughtsClient* players[2] = {&white, &black};
   std::optional<std::string> pending_ponder;  // first player's ponder search is running on this reply
   std::map<PydraughtsClient*, double> clock = {{&white, limit.time.value_or(0)},
@@ -484,6 +485,36 @@ TEST_CASE("hub pipe: a pydraughts HubEngine client plays complete games in the a
   CHECK(hits + misses > 0);
   for (PydraughtsClient* c : {&a, &b}) {
     CHECK(c->warnings() == 0);  // pydraughts logged nothing unexpected
+    c->quit();
+    CHECK(c->process().wait_exit(hubtest::kTimeout) == 0);
+  }
+}
+
+TEST_CASE("hub pipe: a pydraughts HubEngine client plays complete Russian games", "[hub][pipe][russian]") {
+  PydraughtsClient a("engine A"), b("engine B");
+  for (PydraughtsClient* c : {&a, &b}) {
+    CHECK(c->variants().count("russian") == 1);
+    // lidraughts-bot's settings for a Russian game.
+    c->setoption("variant", "russian");
+    c->setoption("numbering", "a1");
+    c->setoption("draw-rules", "fmjd64");
+    c->setoption("hash", "8");
+    c->init();
+    c->ping();
+  }
+  Limit depth;
+  depth.depth = 4;
+  int ended_by_rules = 0;
+  for (const bool a_white : {true, false}) {
+    // Every move is checked by the Russian referee (the game's start is Russian).
+    const GameReport r = a_white ? play_pydraughts_game(a, b, depth, false, 300, Variant::Russian)
+                                 : play_pydraughts_game(b, a, depth, false, 300, Variant::Russian);
+    CHECK(r.game.current().variant() == Variant::Russian);
+    ended_by_rules += r.game.over() ? 1 : 0;
+  }
+  CHECK(ended_by_rules >= 1);
+  for (PydraughtsClient* c : {&a, &b}) {
+    CHECK(c->warnings() == 0);
     c->quit();
     CHECK(c->process().wait_exit(hubtest::kTimeout) == 0);
   }
