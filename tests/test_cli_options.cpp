@@ -118,7 +118,7 @@ TEST_CASE("command line: the tuning knobs are on the commands that measure the s
   }
 }
 
-TEST_CASE("command line: --variant russian plays Russian in analyze; Brazilian-only commands refuse it",
+TEST_CASE("command line: --variant russian plays Russian in analyze, Brazilian-only commands refuse it",
           "[cli][russian]") {
   std::string out;
   // f6 takes e7, is crowned on d8 and goes on over b6 as a king (Brazilian: the man stops on d8).
