@@ -208,8 +208,7 @@ int analyze_main(const Args& args) {
     return 2;
   }
   // A FEN names no game: the variant option does (a PDN's GameType names its own).
-  const Expected<Position> start =
-      fen->with_variant(parse_variant(engine.options().get(option::kVariant)).value_or(Variant::Brazilian));
+  const Expected<Position> start = fen->with_variant(engine.options().variant());
   const Expected<std::vector<Move>> moves = parse_move_list(*start, vm["moves"].as<std::string>(), numbering);
   if (!moves) {
     std::cerr << "damas analyze: " << moves.error() << "\n";

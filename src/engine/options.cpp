@@ -178,6 +178,8 @@ void TuningField::write(SearchTuning& tuning, const OptionValue& value) const {
       field);
 }
 
+Variant Options::variant() const { return parse_variant(get(option::kVariant)).value_or(Variant::Brazilian); }
+
 std::string OptionSpec::values_text() const {
   std::string text;
   for (const std::string& v : values) text += (text.empty() ? "" : " ") + v;

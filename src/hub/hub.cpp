@@ -73,9 +73,7 @@ Numbering Frontend::numbering() const {
 }
 
 // Positions set by `pos` are played by these rules (set-param name=variant).
-Variant Frontend::variant() const {
-  return parse_variant(engine_.options().get(option::kVariant)).value_or(Variant::Brazilian);
-}
+Variant Frontend::variant() const { return engine_.options().variant(); }
 
 void Frontend::reject_long_line() {
   error("line too long (more than " + std::to_string(kMaxLineBytes >> 20) + " MiB), ignored");

@@ -65,6 +65,8 @@ class Options {
   std::string get(std::string_view name) const;
   std::int64_t get_int(std::string_view name) const;
   bool get_bool(std::string_view name) const;
+  // The game the `variant` option names (its values are the rules table's variants).
+  Variant variant() const;
   // SearchTuning with every knob at its value here, from the declarations.
   SearchTuning tuning() const;
 
