@@ -16,6 +16,7 @@
 #include <optional>
 #include <thread>
 
+#include "damas/core/binary_io.h"
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
@@ -54,19 +55,20 @@ fs::path shared_cache() {
   return fs::temp_directory_path() / name;
 }
 
-const std::string& built(int pieces) {
-  static std::map<int, std::string> dirs;
-  auto it = dirs.find(pieces);
+const std::string& built(int pieces, Variant variant = Variant::Brazilian) {
+  static std::map<std::pair<int, Variant>, std::string> dirs;
+  auto it = dirs.find({pieces, variant});
   if (it != dirs.end()) return it->second;
   egdb::BuildOptions o;
-  std::string name = "p";
+  std::string name = variant == Variant::Brazilian ? "p" : std::string(to_string(variant)) + "-p";
   name += std::to_string(pieces);
   o.dir = (shared_cache() / name).string();
+  o.variant = variant;
   o.pieces = pieces;
   o.threads = 2;
   const Expected<egdb::BuildReport> r = egdb::build(o);
   REQUIRE(r.has_value());
-  return dirs.emplace(pieces, o.dir).first->second;
+  return dirs.emplace(std::pair{pieces, variant}, o.dir).first->second;
 }
 
 // Opened once per test run too.
@@ -84,6 +86,16 @@ egdb::Value probe(const char* fen) {
   const std::optional<egdb::Value> v = database(4)->probe(*p);
   REQUIRE(v.has_value());
   return *v;
+}
+
+// The endgame database hits of a depth-3 analysis of p.
+std::uint64_t tbhits(Engine& e, const Position& p) {
+  REQUIRE(e.set_position(p));
+  SearchLimits limits;
+  limits.depth = 3;
+  std::uint64_t hits = 0;
+  e.search(limits, GoMode::Analyze, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
+  return hits;
 }
 
 std::vector<std::uint8_t> bytes_of(const fs::path& p) {
@@ -294,7 +306,8 @@ TEST_CASE("egdb: verify reports a deliberately corrupted value", "[egdb]") {
   }
   REQUIRE(i < index.size());
   codes[i] = egdb::kDrawCode;
-  REQUIRE(egdb::SliceFile::from_codes(m, codes, f->stats()).write(path.string()).has_value());
+  REQUIRE(
+      egdb::SliceFile::from_codes(m, Variant::Brazilian, codes, f->stats()).write(path.string()).has_value());
   const Expected<std::uint64_t> r = egdb::verify(dir.string(), 3);
   REQUIRE_FALSE(r.has_value());
   CHECK_THAT(r.error(), Catch::Contains("wm0wk2bm0bk1"));
@@ -331,12 +344,12 @@ TEST_CASE("egdb: the engine refuses a database directory that is not there", "[e
 namespace {
 
 // A directory holding the databases up to `pieces` (a copy of the built ones), made fresh.
-fs::path copy_of(int pieces, const std::string& name) {
+fs::path copy_of(int pieces, const std::string& name, Variant variant = Variant::Brazilian) {
   const fs::path dir = scratch() / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const egdb::Material& m : egdb::slices_up_to(pieces))
-    fs::copy_file(fs::path(built(pieces)) / egdb::file_name(m), dir / egdb::file_name(m));
+    fs::copy_file(fs::path(built(pieces, variant)) / egdb::file_name(m), dir / egdb::file_name(m));
   return dir;
 }
 
@@ -419,19 +432,12 @@ TEST_CASE("egdb: the engine finds databases with no option, and egdb-path=none t
   CHECK(found.source == "DAMAS_EGDB");
   CHECK(found.problems.empty());
   CHECK_THAT(found.text(), Catch::Contains("up to 3 pieces in"));
-  const auto tbhits = [&e] {
-    REQUIRE(e.set_position(*parse_fen("W:WK1,K2:BK32")));
-    SearchLimits limits;
-    limits.depth = 3;
-    std::uint64_t hits = 0;
-    e.search(limits, GoMode::Analyze, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
-    return hits;
-  };
-  CHECK(tbhits() > 0);
+  const Position kings = *parse_fen("W:WK1,K2:BK32");
+  CHECK(tbhits(e, kings) > 0);
   REQUIRE(e.set_option("egdb-path", "none").has_value());
   CHECK(e.egdb_status().pieces == 0);
   CHECK(e.egdb_status().text() == "endgame databases: none (egdb-path=none)");
-  CHECK(tbhits() == 0);
+  CHECK(tbhits(e, kings) == 0);
   REQUIRE(e.set_option("egdb-path", "auto").has_value());
   CHECK(e.egdb_status().pieces == 3);
   // Capped by egdb-pieces.
@@ -712,14 +718,135 @@ TEST_CASE("egdb: the Brazilian databases are never probed in a Russian game", "[
   // Nor by the search: no hit in a Russian game, many in the same Brazilian one.
   Engine e;
   REQUIRE(e.set_option("egdb-path", built(3)).has_value());
-  const auto tbhits = [&e](const Position& p) {
-    REQUIRE(e.set_position(p));
-    SearchLimits limits;
-    limits.depth = 3;
-    std::uint64_t hits = 0;
-    e.search(limits, GoMode::Analyze, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
-    return hits;
-  };
-  CHECK(tbhits(brazilian) > 0);
-  CHECK(tbhits(russian) == 0);
+  CHECK(tbhits(e, brazilian) > 0);
+  CHECK(tbhits(e, russian) == 0);
+}
+
+namespace {
+
+// Rewrites a slice file's bytes before its checksum with `edit`, and the checksum after them.
+template <typename Edit>
+void rewrite_slice_file(const fs::path& path, Edit&& edit) {
+  std::vector<std::uint8_t> data = bytes_of(path);
+  data.resize(data.size() - 8);
+  edit(data);
+  std::uint8_t sum[8];
+  put_le(sum, fnv1a64(data.data(), data.size()), 8);
+  data.insert(data.end(), std::begin(sum), std::end(sum));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+}
+
+constexpr std::size_t kVersionAt = 8, kVariantAt = 12;  // after the magic; after the version
+
+}  // namespace
+
+TEST_CASE("egdb (russian): a slice file says its variant and is read as that variant only",
+          "[egdb][russian]") {
+  const std::string dir = built(3, Variant::Russian);
+  const egdb::Material m{0, 2, 0, 1};
+  const Expected<egdb::SliceFile> f = egdb::SliceFile::read(egdb::slice_path(dir, m));
+  REQUIRE(f.has_value());
+  CHECK(f->variant() == Variant::Russian);
+  CHECK(f->bytes() == fs::file_size(egdb::slice_path(dir, m)));
+  const Expected<Variant> held = egdb::variant_of_dir(dir);
+  REQUIRE(held.has_value());
+  CHECK(*held == Variant::Russian);
+  const Expected<egdb::SliceFile> as_brazilian = egdb::SliceFile::read_slice(dir, m, Variant::Brazilian);
+  REQUIRE_FALSE(as_brazilian.has_value());
+  CHECK_THAT(as_brazilian.error(), Catch::Contains("holds russian values, not brazilian"));
+  CHECK(egdb::SliceFile::read_slice(built(3), m, Variant::Brazilian).has_value());
+}
+
+TEST_CASE(
+    "egdb (russian): every value agrees with the Russian moves, and only Russian positions are answered",
+    "[egdb][russian]") {
+  const std::string dir = built(3, Variant::Russian);
+  const Expected<std::uint64_t> checked = egdb::verify(dir, 3);
+  REQUIRE(checked.has_value());
+  // The same positions as the Brazilian set: the numbering does not depend on the rules.
+  CHECK(*checked == egdb::verify(built(3), 3).value());
+  const auto db = egdb::Database::open(dir, 3);
+  REQUIRE(db.has_value());
+  CHECK((*db)->variant() == Variant::Russian);
+  const Position kings = *parse_fen("W:WK1,K2:BK32");
+  CHECK((*db)->probe(kings.with_variant(Variant::Russian)).has_value());
+  CHECK_FALSE((*db)->probe(kings).has_value());
+}
+
+TEST_CASE("egdb: a version 1 file, from before the variant byte, is read as Brazilian", "[egdb]") {
+  const fs::path dir = copy_of(2, "version1");
+  for (const egdb::Material& m : egdb::slices_up_to(2))
+    rewrite_slice_file(dir / egdb::file_name(m), [](std::vector<std::uint8_t>& data) {
+      REQUIRE(data[kVariantAt] == 26);  // Brazilian's PDN GameType
+      data.erase(data.begin() + kVariantAt);
+      put_le(&data[kVersionAt], egdb::kBrazilianOnlyFileVersion, 4);
+    });
+  const egdb::Material m{0, 1, 0, 1};
+  const Expected<egdb::SliceFile> f = egdb::SliceFile::read((dir / egdb::file_name(m)).string());
+  REQUIRE(f.has_value());
+  CHECK(f->variant() == Variant::Brazilian);
+  CHECK(f->bytes() == fs::file_size(dir / egdb::file_name(m)));
+  REQUIRE(egdb::verify(dir.string(), 2).has_value());
+  const auto db = egdb::Database::open(dir.string(), 2);
+  REQUIRE(db.has_value());
+  const Position p = *parse_fen("W:WK1:BK32");
+  CHECK((*db)->probe(p) == database(2)->probe(p));
+}
+
+TEST_CASE("egdb: a slice file of an unknown variant is refused", "[egdb]") {
+  const fs::path dir = copy_of(2, "unknown-variant");
+  const fs::path path = dir / egdb::file_name(egdb::Material{0, 1, 0, 1});
+  rewrite_slice_file(path, [](std::vector<std::uint8_t>& data) { data[kVariantAt] = 20; });  // 10x10
+  const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path.string());
+  REQUIRE_FALSE(f.has_value());
+  CHECK_THAT(f.error(), Catch::Contains("unknown variant (PDN GameType 20)"));
+}
+
+TEST_CASE("egdb (russian): a build into a directory of Brazilian databases is refused", "[egdb][russian]") {
+  const fs::path dir = copy_of(2, "brazilian-there");
+  egdb::BuildOptions o;
+  o.dir = dir.string();
+  o.variant = Variant::Russian;
+  o.pieces = 3;
+  const Expected<egdb::BuildReport> r = egdb::build(o);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(),
+             Catch::Contains("holds brazilian databases: build the russian ones into another directory"));
+  CHECK(egdb::variant_of_dir(dir.string()).value() == Variant::Brazilian);
+  CHECK(egdb::complete_pieces(dir.string()) == 2);  // nothing written
+}
+
+TEST_CASE("egdb (russian): the engine finds the Russian set in the subdirectory of its name",
+          "[egdb][russian]") {
+  const fs::path dir = copy_of(3, "both-games");
+  fs::rename(copy_of(3, "russian-set", Variant::Russian), dir / "russian");
+  const ScopedEnv variable("DAMAS_EGDB", dir.string());
+  Engine e;
+  CHECK(e.egdb_status().dir == dir.string());
+  REQUIRE(e.set_option("variant", "russian").has_value());
+  CHECK(e.egdb_status().dir == (dir / "russian").string());
+  CHECK_THAT(e.egdb_status().text(), Catch::Contains("endgame databases (russian): up to 3 pieces in"));
+  const Position russian = parse_fen("W:WK1,K2:BK32")->with_variant(Variant::Russian);
+  CHECK(tbhits(e, russian) > 0);
+  // The Brazilian set named by egdb-path in a Russian game: kept for a change back, not probed.
+  REQUIRE(e.set_option("egdb-path", dir.string()).has_value());
+  CHECK(e.egdb_status().pieces == 0);
+  REQUIRE(e.egdb_status().problems.size() == 1);
+  CHECK_THAT(e.egdb_status().problems[0],
+             Catch::Contains("holds brazilian databases, not used in a russian game"));
+  CHECK(tbhits(e, russian) == 0);
+  REQUIRE(e.set_option("variant", "brazilian").has_value());
+  CHECK(e.egdb_status().pieces == 3);
+}
+
+TEST_CASE("egdb (russian): a man crowned during a capture goes on as a king, and the values follow",
+          "[egdb][russian]") {
+  // 9x2 takes 6 and reaches the far row. Russian: crowned at once, the king takes 11 too and Black
+  // has nothing left. Brazilian: the man stops on 2, crowned, and wins the man on 11 later.
+  const Position p = *parse_fen("W:W9:B6,11");
+  const auto russian = egdb::Database::open(built(3, Variant::Russian), 3);
+  REQUIRE(russian.has_value());
+  CHECK((*russian)->probe(p.with_variant(Variant::Russian)) == egdb::Value{egdb::Wdl::Win, 1});
+  CHECK(database(3)->probe(p) == egdb::Value{egdb::Wdl::Win, 7});
 }

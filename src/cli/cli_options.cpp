@@ -40,6 +40,21 @@ void add_options(po::options_description& desc, Visibility visibility) {
 
 void add_engine_options(po::options_description& desc) { add_options(desc, Visibility::User); }
 
+void add_variant_option(po::options_description& desc) {
+  const OptionSpec& spec = *find_option(option::kVariant);
+  desc.add_options()(spec.name.c_str(), po::value<std::string>()->value_name("value"),
+                     describe(spec).c_str());
+}
+
+Expected<Variant> variant_option(const po::variables_map& vm) {
+  const OptionSpec& spec = *find_option(option::kVariant);
+  if (!vm.count(spec.name))
+    return parse_variant(OptionSpec::text(spec.default_value)).value_or(Variant::Brazilian);
+  const std::string& given = vm[spec.name].as<std::string>();
+  if (const std::optional<Variant> v = parse_variant(given)) return *v;
+  return Error{"--variant: unknown variant \"" + given + "\" (one of: " + spec.values_text() + ")"};
+}
+
 void add_tuning_options(po::options_description& desc) {
   po::options_description knobs("Tuning knobs of the search (for measurements; not offered to GUIs)");
   add_options(knobs, Visibility::Tuning);

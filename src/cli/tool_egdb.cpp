@@ -26,31 +26,49 @@ namespace po = boost::program_options;
 namespace damas::cli {
 namespace {
 
-// Without --dir: a build writes into the user directory; the other actions read the databases
-// the engine finds (egdb/discovery.h).
-std::string build_dir(const po::variables_map& vm) {
+// Without --dir: a build writes into the user directory (a variant other than Brazilian into its
+// subdirectory); the other actions read the databases the engine finds (egdb/discovery.h).
+std::string build_dir(const po::variables_map& vm, Variant variant) {
   const std::string dir = vm["dir"].as<std::string>();
-  return dir.empty() ? egdb::user_dir(egdb::Places::of_process()) : dir;
+  if (!dir.empty()) return dir;
+  const std::string user = egdb::user_dir(egdb::Places::of_process());
+  return user.empty() ? user : egdb::variant_dir(user, variant);
+}
+// The variant of --variant, or nullopt after saying why on stderr.
+std::optional<Variant> variant_given(const po::variables_map& vm, const char* command) {
+  const Expected<Variant> variant = variant_option(vm);
+  if (!variant) std::cerr << "damas " << command << ": " << variant.error() << "\n";
+  return variant ? std::optional<Variant>(*variant) : std::nullopt;
 }
 // The directory to read, checked (core/file_check.h); empty when none was given or found, after
-// saying why on stderr.
+// saying why on stderr. Without --dir, the databases of --variant the engine finds.
 std::string found_dir(const po::variables_map& vm, const char* command) {
+  const std::optional<Variant> variant = variant_given(vm, command);
+  if (!variant) return "";
   std::string dir = vm["dir"].as<std::string>();
-  if (dir.empty()) dir = egdb::find_databases(egdb::Places::of_process(), 8).dir;
+  if (dir.empty()) dir = egdb::find_databases(egdb::Places::of_process(), 8, *variant).dir;
   if (dir.empty()) {
-    std::cerr << "damas " << command
-              << ": no endgame databases found (give --dir, or build them: damas egdb build)\n";
+    std::cerr << "damas " << command << ": no " << to_string(*variant)
+              << " endgame databases found (give --dir, or build them: damas egdb build)\n";
     return "";
   }
   if (Status s = check_directory(dir, "endgame database directory"); !s) {
     std::cerr << "damas " << command << ": " << s.error() << "\n";
     return "";
   }
+  // A --variant given must be the one the files hold (without it, a --dir is read as it is).
+  const Expected<Variant> held = egdb::variant_of_dir(dir);
+  if (held && vm.count("variant") && *held != *variant) {
+    std::cerr << "damas " << command << ": " << dir << " holds " << to_string(*held) << " databases, not "
+              << to_string(*variant) << "\n";
+    return "";
+  }
   return dir;
 }
 constexpr const char* kDirHelp =
-    "directory of the slice files (default: the databases the engine finds: $DAMAS_EGDB, "
-    "~/.local/share/damas/egdb, <prefix>/share/damas/egdb)";
+    "directory of the slice files (default: the databases of --variant the engine finds: $DAMAS_EGDB, "
+    "~/.local/share/damas/egdb, <prefix>/share/damas/egdb; another variant than Brazilian in the "
+    "subdirectory of its name)";
 
 // Slice, positions done, rate, time left.
 std::string progress_text(const egdb::BuildProgress& p) {
@@ -73,21 +91,26 @@ void print_report(const egdb::BuildReport& r, double seconds) {
 }
 
 int build_command(const Args& args) {
-  po::options_description desc("damas egdb build --pieces N [--dir D] [--threads T] [--mpi]");
+  po::options_description desc("damas egdb build --pieces N [--variant V] [--dir D] [--threads T] [--mpi]");
   desc.add_options()("help,h", "show this help")("pieces", po::value<int>()->default_value(4),
                                                  "every slice with up to N pieces (2..8)")(
       "dir", po::value<std::string>()->default_value(""),
       "directory of the slice files (default: the user directory, $XDG_DATA_HOME/damas/egdb or "
-      "~/.local/share/damas/egdb, where the engine finds them)")(
-      "threads", po::value<int>()->default_value(1), "threads (1..64; per rank with --mpi)")(
+      "~/.local/share/damas/egdb, where the engine finds them; another variant than Brazilian in "
+      "its subdirectory, egdb/russian)")("threads", po::value<int>()->default_value(1),
+                                         "threads (1..64; per rank with --mpi)")(
       "mpi",
       "cluster build: run under mpirun, every rank writing into the shared --dir (needs a damas "
       "built with MPI; see bench/egdb-cluster.md)");
+  add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb build", args, desc, vm))
     return *exit_code;
+  const std::optional<Variant> variant = variant_given(vm, "egdb build");
+  if (!variant) return 2;
   egdb::BuildOptions o;
-  o.dir = build_dir(vm);
+  o.variant = *variant;
+  o.dir = build_dir(vm, o.variant);
   if (o.dir.empty()) {
     std::cerr << "damas egdb build: no user directory ($HOME is not set): give --dir\n";
     return 2;
@@ -134,6 +157,7 @@ int verify_command(const Args& args) {
                                                  kDirHelp)("pieces", po::value<int>()->default_value(0),
                                                            "check slices up to N pieces (0 = all found)")(
       "threads", po::value<int>()->default_value(1), "threads (1..64)");
+  add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb verify", args, desc, vm))
     return *exit_code;
@@ -150,8 +174,10 @@ int verify_command(const Args& args) {
     std::cerr << "damas egdb verify: " << n.error() << "\n";
     return 1;
   }
-  std::printf("verified %llu positions up to %d pieces: every value agrees with its moves\n",
-              static_cast<unsigned long long>(*n), pieces);
+  const Expected<Variant> variant = egdb::variant_of_dir(dir);
+  std::printf("verified %llu positions up to %d pieces (%s rules): every value agrees with its moves\n",
+              static_cast<unsigned long long>(*n), pieces,
+              variant ? std::string(to_string(*variant)).c_str() : "?");
   return 0;
 }
 
@@ -159,16 +185,23 @@ int info_command(const Args& args) {
   po::options_description desc("damas egdb info --dir D");
   desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(""),
                                                  kDirHelp);
+  add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb info", args, desc, vm)) return *exit_code;
   const std::string dir = found_dir(vm, "egdb info");
   if (dir.empty()) return 1;
+  const Expected<Variant> variant = egdb::variant_of_dir(dir);
+  if (!variant) {
+    std::cerr << "damas egdb info: " << variant.error() << "\n";
+    return 1;
+  }
+  std::printf("variant=%s\n", std::string(to_string(*variant)).c_str());
   int listed = 0;
   for (const egdb::Material& m : egdb::slices_up_to(8)) {
     const std::string path = egdb::slice_path(dir, m);
     std::error_code ec;  // a name the system refuses holds no file
     if (!std::filesystem::exists(path, ec)) continue;
-    const Expected<egdb::SliceFile> f = egdb::SliceFile::read(path);
+    const Expected<egdb::SliceFile> f = egdb::SliceFile::read_slice(dir, m, *variant);
     if (!f) {
       std::cerr << "damas egdb info: " << f.error() << "\n";
       return 1;
@@ -196,6 +229,7 @@ int probe_command(const Args& args) {
   desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(""),
                                                  kDirHelp)("fen", po::value<std::string>()->required(),
                                                            "position in PDN FEN");
+  add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb probe", args, desc, vm))
     return *exit_code;
@@ -216,7 +250,8 @@ int probe_command(const Args& args) {
     std::cerr << "damas egdb probe: " << db.error() << "\n";
     return 1;
   }
-  const std::optional<egdb::Value> v = (*db)->probe(*pos);
+  // The FEN names no game: the position is played by the rules the databases were solved for.
+  const std::optional<egdb::Value> v = (*db)->probe(pos->with_variant((*db)->variant()));
   if (!v) {
     std::cerr << "damas egdb probe: position not covered\n";
     return 1;

@@ -186,6 +186,9 @@ int egdb_convert_main(const Args& args) {
     const auto db = egdb::Database::open(dir, pieces);
     if (!db || (*db)->max_pieces() < pieces)
       return fail(db ? dir + " does not hold " + std::to_string(pieces) + " pieces" : db.error(), 1);
+    if ((*db)->variant() != Variant::Brazilian)  // the games are played by the Brazilian engine
+      return fail(dir + " holds " + std::string(to_string((*db)->variant())) + " databases, not brazilian",
+                  1);
     tasks = sample(**db, from, pieces, vm["games"].as<int>(), vm["seed"].as<std::uint64_t>(), *rules,
                    vm["group"].as<std::string>());
     if (tasks.empty()) return fail("no position of that kind is won inside the laws", 1);
@@ -298,6 +301,11 @@ int egdb_ending_data_main(const Args& args) {
   const auto db = egdb::Database::open(dir.empty() ? "." : dir, pieces);
   if (!db) {
     std::cerr << "damas egdb ending-data: " << db.error() << "\n";
+    return 1;
+  }
+  if ((*db)->variant() != Variant::Brazilian) {  // the ending net is the Brazilian evaluation's
+    std::cerr << "damas egdb ending-data: " << dir << " holds " << to_string((*db)->variant())
+              << " databases, not brazilian\n";
     return 1;
   }
   std::mt19937_64 rng(vm["seed"].as<std::uint64_t>());

@@ -14,20 +14,17 @@ namespace po = boost::program_options;
 namespace damas::cli {
 
 int perft_main(const Args& args) {
-  const std::string variants = find_option(option::kVariant)->values_text();
   po::options_description desc("damas perft [--fen F] [--variant V] --depth N [--divide]");
   desc.add_options()("help,h", "show this help")(
-      "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN")(
-      "variant", po::value<std::string>()->default_value(std::string(to_string(Variant::Brazilian))),
-      ("rules: " + variants).c_str())("depth,d", po::value<int>()->default_value(9),
-                                      "depth in plies (0..20)")(
+      "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN");
+  add_variant_option(desc);
+  desc.add_options()("depth,d", po::value<int>()->default_value(9), "depth in plies (0..20)")(
       "divide", po::bool_switch(), "print one line per root move: <move> <count>");
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("perft", args, desc, vm)) return *exit_code;
-  const std::optional<Variant> variant = parse_variant(vm["variant"].as<std::string>());
+  const Expected<Variant> variant = variant_option(vm);
   if (!variant) {
-    std::cerr << "damas perft: unknown variant \"" << vm["variant"].as<std::string>()
-              << "\" (one of: " << variants << ")\n";
+    std::cerr << "damas perft: " << variant.error() << "\n";
     return 2;
   }
   Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());

@@ -103,9 +103,10 @@ void for_each_predecessor(const Position& p, F&& visit) {
   const auto emit = [&](Bitboard from, Bitboard to, bool king) {
     const Bitboard kings = king ? (p.kings() & ~from) | to : p.kings();
     const Bitboard moved = (own & ~from) | to;
-    const Position q = mover == Color::White
-                           ? Position::from_pieces(moved, p.pieces(Color::Black), kings, mover)
-                           : Position::from_pieces(p.pieces(Color::White), moved, kings, mover);
+    const Position q =
+        (mover == Color::White ? Position::from_pieces(moved, p.pieces(Color::Black), kings, mover)
+                               : Position::from_pieces(p.pieces(Color::White), moved, kings, mover))
+            .with_variant(p.variant());
     if (!has_capture(q)) visit(q);
   };
   for (Bitboard b = p.kings(mover); b;) {
@@ -187,7 +188,7 @@ struct SliceRun {
 
 Expected<std::vector<Code>> solve(const Material& m, const SolvedSlices& solved, SliceRun& run,
                                   SliceFile& file) {
-  Work w(m);
+  Work w(m, run.options.variant);
   const std::uint64_t total = 2 * w.size;
   std::atomic<std::uint64_t> done{0};
   scan_ticking(w.index, solved, ScanOut{0, w.flags, w.count, w.ext_loss, w.buckets}, run.options.threads,
@@ -206,12 +207,20 @@ SliceFile slice_file_of(const Work& w) {
   std::vector<Code> stored = w.code;
   for (std::uint64_t i = 1; i < stored.size(); ++i)
     if ((w.flags[i] & (kValid | kCapture)) != kValid) stored[i] = stored[i - 1];
-  return SliceFile::from_codes(w.index.material(), stored, statistics(w));
+  return SliceFile::from_codes(w.index.material(), w.index.variant(), stored, statistics(w));
 }
 
-std::vector<Code> restore_captures(const Material& m, std::vector<Code> codes, const SolvedSlices& solved,
-                                   int threads) {
-  const SliceIndex index(m);
+Status check_variant_of_dir(const std::string& dir, Variant variant) {
+  const Expected<Variant> held = variant_of_dir(dir);
+  if (held && *held != variant)
+    return Error{dir + " holds " + std::string(to_string(*held)) + " databases: build the " +
+                 std::string(to_string(variant)) + " ones into another directory"};
+  return Ok{};  // no sound file: nothing to keep
+}
+
+std::vector<Code> restore_captures(const Material& m, Variant variant, std::vector<Code> codes,
+                                   const SolvedSlices& solved, int threads) {
+  const SliceIndex index(m, variant);
   const std::uint64_t total = 2 * index.size();
   const auto n = static_cast<std::uint64_t>(std::max(1, threads));
   std::vector<std::thread> pool;
@@ -236,6 +245,7 @@ Expected<BuildReport> build(const BuildOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(options.dir, ec);
   if (ec) return Error{options.dir + ": cannot create directory: " + ec.message()};
+  if (Status s = check_variant_of_dir(options.dir, options.variant); !s) return Error{s.error()};
   const std::vector<Material> slices = slices_up_to(options.pieces);
   SolvedSlices solved;
   BuildReport report;
@@ -248,8 +258,9 @@ Expected<BuildReport> build(const BuildOptions& options) {
     run.progress.slice = m;
     run.progress.slice_number = static_cast<int>(k) + 1;
     run.progress.total = 2 * SliceIndex(m).size();
-    if (Expected<SliceFile> f = SliceFile::read_slice(options.dir, m)) {  // resume: a sound file is kept
-      solved.add(m, restore_captures(m, f->decode_all(), solved, options.threads));
+    // Resume: a sound file is kept.
+    if (Expected<SliceFile> f = SliceFile::read_slice(options.dir, m, options.variant)) {
+      solved.add(m, restore_captures(m, options.variant, f->decode_all(), solved, options.threads));
       report.bytes += f->bytes();
       ++report.slices_reused;
       run.progress.all_done += run.progress.total;

@@ -233,7 +233,7 @@ class ClusterBuild {
     Bytes reused(wave.size(), 0);
     if (rank() == 0) {
       for (std::size_t i = 0; i < wave.size(); ++i) {
-        if (Expected<SliceFile> f = SliceFile::read_slice(options_.dir, wave[i])) {
+        if (Expected<SliceFile> f = SliceFile::read_slice(options_.dir, wave[i], options_.variant)) {
           reused[i] = 1;
           found_.emplace(wave[i], std::move(f).value());
         }
@@ -261,8 +261,8 @@ class ClusterBuild {
       c.count.assign(last - first, 0);
       c.ext_loss.assign(last - first, 0);
       std::atomic<std::uint64_t> done{0};
-      scan(SliceIndex(wave[i]), solved_, ScanOut{first, c.flags, c.count, c.ext_loss, c.buckets},
-           options_.threads, done);
+      scan(SliceIndex(wave[i], options_.variant), solved_,
+           ScanOut{first, c.flags, c.count, c.ext_loss, c.buckets}, options_.threads, done);
     }
     report_.scan_cpu_seconds += cpu_seconds_since(scan_start);
     // Each owner gathers the passes over its slices.
@@ -270,7 +270,7 @@ class ClusterBuild {
     for (std::size_t i = 0; i < n; ++i) {
       if (p.reused[i]) continue;
       if (p.owner[i] == rank()) {
-        Work& w = work.emplace(i, Work(wave[i])).first->second;
+        Work& w = work.emplace(i, Work(wave[i], options_.variant)).first->second;
         for (int r = 0; r < cluster_.size(); ++r) {
           const auto [first, last] = p.range(i, r);
           if (first == last) continue;
@@ -311,7 +311,8 @@ class ClusterBuild {
 
   Bytes reuse(const Material& m) {
     const auto it = found_.find(m);
-    std::vector<Code> codes = restore_captures(m, it->second.decode_all(), solved_, options_.threads);
+    std::vector<Code> codes =
+        restore_captures(m, options_.variant, it->second.decode_all(), solved_, options_.threads);
     const Bytes out = result_message(std::move(codes), it->second.bytes(), 0);
     found_.erase(it);
     return out;
@@ -354,6 +355,7 @@ class ClusterBuild {
 Expected<BuildReport> build_on_cluster(const BuildOptions& options, Cluster& cluster) {
   if (options.pieces < 2 || options.pieces > 8) return Error{"pieces must be between 2 and 8"};
   if (options.max_new_slices) return Error{"a cluster build has no max_new_slices"};
+  if (Status s = check_variant_of_dir(options.dir, options.variant); !s) return Error{s.error()};
   return ClusterBuild(options, cluster).run();
 }
 

@@ -13,6 +13,11 @@ std::string user_dir(const Places& places) { return user_data_path(places, "egdb
 
 std::string installed_dir(const Places& places) { return installed_data_path(places, "egdb"); }
 
+std::string variant_dir(const std::string& dir, Variant variant) {
+  if (variant == Variant::Brazilian) return dir;
+  return (std::filesystem::path(dir) / std::string(to_string(variant))).string();
+}
+
 std::vector<Candidate> candidates(const Places& places) {
   if (!places.env_dir.empty()) {
     if (places.env_dir == kNoDatabases) return {};
@@ -24,13 +29,14 @@ std::vector<Candidate> candidates(const Places& places) {
   return out;
 }
 
-Found find_databases(const Places& places, int max_pieces) {
+Found find_databases(const Places& places, int max_pieces, Variant variant) {
   Found best;
   for (const Candidate& c : candidates(places)) {
+    const std::string dir = variant_dir(c.dir, variant);
     std::error_code ec;
-    if (!std::filesystem::is_directory(c.dir, ec)) continue;
-    const int pieces = complete_pieces(c.dir, max_pieces);
-    if (pieces >= 2 && pieces > best.pieces) best = Found{c.dir, c.source, pieces};
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    const int pieces = complete_pieces(dir, max_pieces);
+    if (pieces >= 2 && pieces > best.pieces) best = Found{dir, c.source, pieces};
   }
   return best;
 }

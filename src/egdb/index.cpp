@@ -107,7 +107,7 @@ std::vector<Material> slices_up_to(int pieces) {
   return out;
 }
 
-SliceIndex::SliceIndex(const Material& m) : material_(m) {
+SliceIndex::SliceIndex(const Material& m, Variant variant) : material_(m), variant_(variant) {
   const int men = m.wm + m.bm;
   n_bm_ = choose(28, m.bm);
   n_wk_ = choose(32 - men, m.wk);
@@ -151,7 +151,8 @@ std::optional<Position> SliceIndex::position_of(std::uint64_t index, Color side_
   const std::uint32_t men = wm | bm;
   const std::uint32_t wk = expand(unrank_set(wk_r, m.wk, 32 - m.men()), men);
   const std::uint32_t bk = expand(unrank_set(bk_r, m.bk, 32 - m.men() - m.wk), men | wk);
-  return Position::from_pieces(board_of(wm | wk), board_of(bm | bk), board_of(wk | bk), side_to_move);
+  return Position::from_pieces(board_of(wm | wk), board_of(bm | bk), board_of(wk | bk), side_to_move)
+      .with_variant(variant_);
 }
 
 Value value_of(Code c) {

@@ -32,6 +32,18 @@ int complete_pieces(const std::string& dir, int limit) {
   return found;
 }
 
+Expected<Variant> variant_of_dir(const std::string& dir) {
+  std::optional<Error> first_failure;
+  for (const Material& m : slices_up_to(8)) {
+    std::error_code ec;
+    if (!std::filesystem::exists(slice_path(dir, m), ec)) continue;
+    const Expected<SliceFile> f = SliceFile::read(slice_path(dir, m));
+    if (f) return f->variant();
+    if (!first_failure) first_failure = Error{f.error()};
+  }
+  return first_failure.value_or(Error{dir + ": no endgame database files"});
+}
+
 Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir, int max_pieces,
                                                          BadSlice bad) {
   if (Status s = check_directory(dir, "endgame database directory"); !s) return Error{s.error()};
@@ -41,8 +53,12 @@ Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir,
   auto db = std::make_shared<Database>();
   db->dir_ = dir;
   db->max_pieces_ = pieces;
+  // The first sound slice names the game; a file of another game is a bad slice like a damaged one.
+  const Expected<Variant> variant = variant_of_dir(dir);
+  if (!variant) return Error{variant.error()};
+  db->variant_ = *variant;
   for (const Material& m : slices_up_to(pieces)) {
-    Expected<SliceFile> f = SliceFile::read_slice(dir, m);
+    Expected<SliceFile> f = SliceFile::read_slice(dir, m, db->variant_);
     if (!f && bad == BadSlice::Refuse) return Error{f.error()};
     if (!f) db->skipped_.push_back(f.error() + " (slice left out)");
     else db->slices_.emplace(m, std::move(f).value());
@@ -69,7 +85,7 @@ Expected<std::shared_ptr<const Database>> Database::open_shared(const std::strin
 }
 
 std::optional<Code> Database::probe_code(const Position& p, ProbeCache* cache) const {
-  if (p.variant() != kVariant) return std::nullopt;  // the values of another game's rules
+  if (p.variant() != variant_) return std::nullopt;  // the values of another game's rules
   const Color stm = p.side_to_move();
   if (!p.pieces(stm)) return Code{1};
   if (!p.pieces(~stm) || popcount(p.occupied()) > max_pieces_) return std::nullopt;

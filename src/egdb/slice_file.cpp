@@ -14,6 +14,13 @@ namespace {
 
 constexpr char kMagic[8] = {'D', 'A', 'M', 'A', 'S', 'E', 'G', 'D'};
 
+constexpr bool game_types_fit_a_byte() {
+  for (const Variant v : kVariants)
+    if (rules::of(v).pdn_game_type < 0 || rules::of(v).pdn_game_type > 255) return false;
+  return true;
+}
+static_assert(game_types_fit_a_byte(), "a slice file stores its variant's PDN GameType in one byte");
+
 class Writer {
  public:
   template <typename T>
@@ -103,10 +110,11 @@ std::uint64_t block_count(std::uint64_t size) { return (2 * size + kBlockSize - 
 
 }  // namespace
 
-SliceFile SliceFile::from_codes(const Material& m, const std::vector<Code>& codes,
+SliceFile SliceFile::from_codes(const Material& m, Variant variant, const std::vector<Code>& codes,
                                 const std::array<SideStats, 2>& stats) {
   SliceFile f;
   f.material_ = m;
+  f.variant_ = variant;
   f.size_ = codes.size() / 2;
   f.stats_ = stats;
   const std::uint64_t blocks = block_count(f.size_);
@@ -133,6 +141,7 @@ std::vector<std::uint8_t> SliceFile::serialize() const {
   Writer w;
   w.out.insert(w.out.end(), std::begin(kMagic), std::end(kMagic));
   w.put(kFileVersion);
+  w.put(static_cast<std::uint8_t>(rules::of(variant_).pdn_game_type));
   for (int n : {material_.wm, material_.wk, material_.bm, material_.bk}) w.put(static_cast<std::uint8_t>(n));
   w.put(size_);
   w.put(kBlockSize);
@@ -150,7 +159,9 @@ std::vector<std::uint8_t> SliceFile::serialize() const {
 }
 
 std::uint64_t SliceFile::bytes() const {
-  return 8 + 4 + 4 + 8 + 4 + 8 + 2 * (4 * 8 + 4) + kSymbols + 8 * offsets_.size() + 8 + payload_.size() + 8;
+  const std::uint64_t variant_byte = version_ == kFileVersion ? 1 : 0;
+  return 8 + 4 + variant_byte + 4 + 8 + 4 + 8 + 2 * (4 * 8 + 4) + kSymbols + 8 * offsets_.size() + 8 +
+         payload_.size() + 8;
 }
 
 Status SliceFile::write(const std::string& path) const {
@@ -169,10 +180,13 @@ Status SliceFile::write(const std::string& path) const {
   return Ok{};
 }
 
-Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material& m) {
+Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material& m, Variant variant) {
   const std::string path = slice_path(dir, m);
   Expected<SliceFile> f = read(path);
   if (f && f->material() != m) return Error{path + ": holds slice " + slice_name(f->material())};
+  if (f && f->variant() != variant)
+    return Error{path + ": holds " + std::string(to_string(f->variant())) + " values, not " +
+                 std::string(to_string(variant))};
   return f;
 }
 
@@ -195,7 +209,15 @@ Expected<SliceFile> SliceFile::read(const std::string& path) {
   std::array<std::uint8_t, 4> mat{};
   SliceFile f;
   std::uint64_t blocks = 0;
-  if (!r.get(version) || version != kFileVersion) return bad("version " + std::to_string(version));
+  if (!r.get(version) || (version != kFileVersion && version != kBrazilianOnlyFileVersion))
+    return bad("version " + std::to_string(version));
+  f.version_ = version;
+  if (version == kFileVersion) {
+    std::uint8_t game_type = 0;
+    const std::optional<Variant> variant = r.get(game_type) ? variant_of_game_type(game_type) : std::nullopt;
+    if (!variant) return bad("unknown variant (PDN GameType " + std::to_string(game_type) + ")");
+    f.variant_ = *variant;
+  }
   for (auto& b : mat) r.get(b);
   f.material_ = Material{mat[0], mat[1], mat[2], mat[3]};
   if (!r.get(f.size_) || !r.get(block) || !r.get(blocks)) return bad("truncated header");

@@ -45,8 +45,8 @@ struct Work {
   std::vector<std::uint8_t> flags, count, ext_loss;
   Buckets buckets;
 
-  explicit Work(const Material& m)
-      : index(m),
+  Work(const Material& m, Variant variant)
+      : index(m, variant),
         size(index.size()),
         code(2 * size, kDrawCode),
         flags(2 * size, 0),
@@ -69,5 +69,8 @@ void scan(const SliceIndex& index, const SolvedSlices& solved, ScanOut out, int 
 Status propagate(Work& w);
 // The file of the solved slice (pending captures and numbers of no position as don't-care).
 SliceFile slice_file_of(const Work& w);
+// A directory that already holds another variant's databases is refused: building there would
+// overwrite them.
+Status check_variant_of_dir(const std::string& dir, Variant variant);
 
 }  // namespace damas::egdb

@@ -61,8 +61,9 @@ inline bool leaves_slice(const Position& p, const Move& m) {
 }
 
 // The codes of a slice read from its file with the positions that have a capture pending
-// (stored as don't-care) recomputed from the slices after the capture, which solved must hold.
-std::vector<Code> restore_captures(const Material& m, std::vector<Code> codes, const SolvedSlices& solved,
-                                   int threads);
+// (stored as don't-care) recomputed by `variant`'s rules from the slices after the capture, which
+// solved must hold.
+std::vector<Code> restore_captures(const Material& m, Variant variant, std::vector<Code> codes,
+                                   const SolvedSlices& solved, int threads);
 
 }  // namespace damas::egdb

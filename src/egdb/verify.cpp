@@ -46,17 +46,19 @@ std::optional<Mismatch> check_range(const SliceIndex& index, const std::vector<C
 }  // namespace
 
 Expected<std::uint64_t> verify(const std::string& dir, int pieces, int threads) {
+  const Expected<Variant> variant = variant_of_dir(dir);
+  if (!variant) return Error{variant.error()};
   SolvedSlices solved;
   std::uint64_t checked = 0;
   const std::vector<Material> slices = slices_up_to(pieces);
   for (const Material& m : slices) {
     const std::string path = slice_path(dir, m);
-    Expected<SliceFile> file = SliceFile::read_slice(dir, m);
+    Expected<SliceFile> file = SliceFile::read_slice(dir, m, *variant);
     if (!file) return Error{file.error()};
     // Positions with a capture pending are not stored: they are rebuilt from smaller slices.
-    std::vector<Code> codes = restore_captures(m, file->decode_all(), solved, threads);
+    std::vector<Code> codes = restore_captures(m, *variant, file->decode_all(), solved, threads);
     solved.add(m, codes);  // its own quiet moves lead back into it
-    const SliceIndex index(m);
+    const SliceIndex index(m, *variant);
     const std::uint64_t total = 2 * index.size();
     const auto n = static_cast<std::uint64_t>(std::max(1, threads));
     std::vector<std::optional<Mismatch>> found(n);

@@ -94,7 +94,8 @@ struct Engine::Impl {
 };
 
 Status Engine::Impl::apply_option(std::string_view name, std::string_view value) {
-  if (name == option::kEgdbPath || name == option::kEgdbPieces) {
+  // Each variant has its own databases.
+  if (name == option::kEgdbPath || name == option::kEgdbPieces || name == option::kVariant) {
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
     return load_egdb(next);
@@ -135,11 +136,12 @@ Status Engine::Impl::load_egdb(const Options& next) {
   const int pieces = static_cast<int>(next.get_int(option::kEgdbPieces));
   EgdbStatus status;
   status.setting = path;
+  status.variant = next.variant();
   std::shared_ptr<const egdb::Database> db;
   if (path == egdb::kNoDatabases) {
     // Off.
   } else if (path.empty() || path == "auto") {
-    const egdb::Found found = egdb::find_databases(egdb::Places::of_process(), pieces);
+    const egdb::Found found = egdb::find_databases(egdb::Places::of_process(), pieces, status.variant);
     if (!found.dir.empty()) {
       auto opened = egdb::Database::open_shared(found.dir, pieces, egdb::BadSlice::Skip);
       status.source = found.source;
@@ -152,7 +154,12 @@ Status Engine::Impl::load_egdb(const Options& next) {
     db = *opened;
     status.source = "egdb-path";
   }
-  if (db) {
+  if (db && db->variant() != status.variant) {
+    // Named by egdb-path for another game: kept (the variant may change back), not probed.
+    status.problems.push_back(db->dir() + " holds " + std::string(to_string(db->variant())) +
+                              " databases, not used in a " + std::string(to_string(status.variant)) +
+                              " game");
+  } else if (db) {
     status.dir = db->dir();
     status.pieces = db->max_pieces();
     status.problems.insert(status.problems.end(), db->skipped().begin(), db->skipped().end());
@@ -383,12 +390,17 @@ std::vector<Move> Engine::book_line(const Position& position) const {
 }
 
 std::string EgdbStatus::text() const {
+  const std::string head = variant == Variant::Brazilian
+                               ? "endgame databases: "
+                               : "endgame databases (" + std::string(to_string(variant)) + "): ";
   if (!dir.empty())
-    return "endgame databases: up to " + std::to_string(pieces) + " pieces in " + dir + " (" + source + ")";
-  if (setting == egdb::kNoDatabases) return "endgame databases: none (egdb-path=none)";
+    return head + "up to " + std::to_string(pieces) + " pieces in " + dir + " (" + source + ")";
+  if (setting == egdb::kNoDatabases) return head + "none (egdb-path=none)";
   const std::string user = egdb::user_dir(egdb::Places::of_process());
-  return "endgame databases: none found (damas egdb build --pieces 4 writes the 4-piece set to " +
-         (user.empty() ? std::string("the user directory") : user) + ")";
+  const std::string flag =
+      variant == Variant::Brazilian ? "" : " --variant " + std::string(to_string(variant));
+  return head + "none found (damas egdb build --pieces 4" + flag + " writes the 4-piece set to " +
+         (user.empty() ? std::string("the user directory") : egdb::variant_dir(user, variant)) + ")";
 }
 
 Status Engine::set_position(const Position& start, const std::vector<Move>& moves) {
@@ -428,7 +440,7 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   r.move_overhead = static_cast<double>(options.get_int(option::kMoveOverhead)) / 1000.0;
   r.weights = weights;
   // The databases are one game's (probe() refuses the others too); not even their cache is made.
-  if (r.root.variant() == egdb::kVariant) r.egdb = egdb;
+  if (egdb && r.root.variant() == egdb->variant()) r.egdb = egdb;
   if (options.get(option::kEval) == "learned") r.learned = learned;
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (p.mode != GoMode::Analyze) r.level = p.level.value_or(level);

@@ -60,7 +60,8 @@ std::vector<std::string> variant_names() {
 std::vector<OptionSpec> user_options() {
   return {
       choice(option::kVariant, std::string(to_string(Variant::Brazilian)), variant_names(),
-             "rules played (the endgame databases and the opening book are Brazilian: off in another game)"),
+             "rules played (each game has its own endgame databases; the opening book is Brazilian: off in "
+             "another game)"),
       integer(option::kThreads, 1, 1, 64, "search threads"),
       integer(option::kHash, 64, 1, 16384, "transposition table size in MiB"),
       boolean(option::kPonder, false, "the GUI will let the engine think on the opponent's time"),

@@ -50,6 +50,11 @@ void add_engine_options(boost::program_options::options_description& desc);
 // The tuning knobs (Visibility::Tuning) as a group of their own, for the commands that measure the
 // search (bench, selfplay, hub); apply_engine_options applies them too.
 void add_tuning_options(boost::program_options::options_description& desc);
+// --variant alone, as the registry declares it (values, default), for the tools that take no
+// other engine option (perft, egdb).
+void add_variant_option(boost::program_options::options_description& desc);
+// The variant of --variant (the default when absent); an unknown name is an error naming the values.
+Expected<Variant> variant_option(const boost::program_options::variables_map& vm);
 // Whether a command plays the games other than Brazilian (--variant): hub and analyze do; the
 // others (DXP, matches, the board, the data tools) refuse another --variant rather than ignore it.
 enum class VariantUse { BrazilianOnly, Any };

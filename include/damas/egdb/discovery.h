@@ -5,13 +5,15 @@
 //   3. the installed directory, <prefix>/share/damas/egdb beside the binary (the Debian package's
 //      5-piece set).
 // Of 2 and 3 the one with more complete pieces wins (the user's on a tie), so a small set built
-// by hand does not hide a larger installed one.
+// by hand does not hide a larger installed one. Each of these directories holds the Brazilian
+// databases itself and another variant's in the subdirectory of its name (egdb/russian).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "damas/core/data_places.h"
+#include "damas/core/types.h"
 
 namespace damas::egdb {
 
@@ -27,6 +29,9 @@ inline constexpr const char* kNoDatabases = "none";
 std::string user_dir(const Places& places);
 // "" when the program's path is unknown.
 std::string installed_dir(const Places& places);
+// Where `variant`'s databases are inside a databases directory: dir itself for Brazilian (where
+// they always were), dir/<variant> for another.
+std::string variant_dir(const std::string& dir, Variant variant);
 
 struct Candidate {
   std::string dir;
@@ -40,7 +45,8 @@ struct Found {
   std::string source;  // as in Candidate
   int pieces = 0;      // complete piece count (0: none)
 };
-// The directory to open with at most max_pieces pieces: see the header comment.
-Found find_databases(const Places& places, int max_pieces);
+// The directory of `variant`'s databases to open with at most max_pieces pieces: see the header
+// comment.
+Found find_databases(const Places& places, int max_pieces, Variant variant = Variant::Brazilian);
 
 }  // namespace damas::egdb

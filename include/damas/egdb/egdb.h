@@ -1,5 +1,6 @@
-// Endgame databases for Brazilian draughts: every position with few pieces solved by perfect
-// play, one material slice (white men, white kings, black men, black kings) per file.
+// Endgame databases: every position with few pieces solved by perfect play under one variant's
+// rules, one material slice (white men, white kings, black men, black kings) per file. Each file
+// says its variant; a database answers only for positions of that variant.
 //
 // Values are for the side to move and carry the distance to the end of the game in plies with
 // the winner hurrying and the loser delaying (the loser is left without a legal move after that
@@ -25,10 +26,6 @@
 
 namespace damas::egdb {
 
-// The game the databases are solved for: the files carry no variant yet (issue 38 part 3), so a
-// position of any other game is never probed (Database::probe answers nullopt).
-inline constexpr Variant kVariant = Variant::Brazilian;
-
 // ---- Material and indexing ------------------------------------------------------------------
 
 struct Material {
@@ -51,8 +48,10 @@ std::vector<Material> slices_up_to(int pieces);
 // Numbers where a white and a black man share a square are placements of no position.
 class SliceIndex {
  public:
-  explicit SliceIndex(const Material& m);
+  // The numbering is the same for every variant; the positions it gives are of `variant`.
+  explicit SliceIndex(const Material& m, Variant variant = Variant::Brazilian);
   const Material& material() const { return material_; }
+  Variant variant() const { return variant_; }
   std::uint64_t size() const { return size_; }  // per side to move
   // The numbers that are placements of a position (no two men on one square), per side to move.
   std::uint64_t positions() const;
@@ -69,6 +68,7 @@ class SliceIndex {
 
  private:
   Material material_;
+  Variant variant_ = Variant::Brazilian;
   std::uint64_t size_ = 0;
   std::uint64_t n_bm_ = 0, n_wk_ = 0, n_bk_ = 0;  // radices of the mixed-radix number
 };
@@ -113,23 +113,28 @@ struct SideStats {
 // A solved slice as stored: codes of both sides to move as tokens (a code, or a run of the last
 // code) in one canonical Huffman code per slice, by blocks of kBlockSize positions with a block
 // index, so one probe decodes at most one block. Format (little-endian): magic "DAMASEGD",
-// version, material, size per side, block size, block count, stats per side, code lengths of
-// the tokens, block bit offsets, payload size, payload, FNV-1a 64 checksum of all bytes before.
-inline constexpr std::uint32_t kFileVersion = 1;
+// version, the variant as its PDN GameType number (one byte), material, size per side, block
+// size, block count, stats per side, code lengths of the tokens, block bit offsets, payload size,
+// payload, FNV-1a 64 checksum of all bytes before. Version 1 files (before the variant byte) are
+// read as Brazilian, the only game they were built for.
+inline constexpr std::uint32_t kFileVersion = 2;
+inline constexpr std::uint32_t kBrazilianOnlyFileVersion = 1;
 inline constexpr std::uint32_t kBlockSize = 4096;
 
 class SliceFile {
  public:
   // Compresses codes (2 * index.size(): White to move first). Don't-care entries (numbers of no
   // position) are coded as whatever keeps runs long.
-  static SliceFile from_codes(const Material& m, const std::vector<Code>& codes,
+  static SliceFile from_codes(const Material& m, Variant variant, const std::vector<Code>& codes,
                               const std::array<SideStats, 2>& stats);
   static Expected<SliceFile> read(const std::string& path);
-  // The file of slice m in dir; a file that holds another slice is refused too.
-  static Expected<SliceFile> read_slice(const std::string& dir, const Material& m);
+  // The file of slice m of `variant` in dir; a file that holds another slice or another
+  // variant's values is refused too.
+  static Expected<SliceFile> read_slice(const std::string& dir, const Material& m, Variant variant);
   Status write(const std::string& path) const;  // temp file + rename
 
   const Material& material() const { return material_; }
+  Variant variant() const { return variant_; }
   std::uint64_t size_per_side() const { return size_; }
   const std::array<SideStats, 2>& stats() const { return stats_; }
   std::uint64_t bytes() const;  // file size
@@ -139,6 +144,8 @@ class SliceFile {
  private:
   std::vector<std::uint8_t> serialize() const;
   Material material_;
+  Variant variant_ = Variant::Brazilian;
+  std::uint32_t version_ = kFileVersion;  // as read (an older file has no variant byte)
   std::uint64_t size_ = 0;
   std::array<SideStats, 2> stats_{};
   std::vector<std::uint8_t> lengths_;   // Huffman code length of each token
@@ -161,6 +168,7 @@ struct BuildProgress {
 
 struct BuildOptions {
   std::string dir;
+  Variant variant = Variant::Brazilian;  // whose rules the values follow
   int pieces = 4;
   int threads = 1;
   int max_new_slices = 0;  // stop after computing this many slices (0 = all); resume tests
@@ -179,9 +187,14 @@ struct BuildReport {
 
 Expected<BuildReport> build(const BuildOptions& options);
 
-// Checks every stored value of every slice up to `pieces` against its children; the first
-// inconsistency is the error. Returns the number of positions checked.
+// Checks every stored value of every slice up to `pieces` against its children under the rules of
+// the variant its files say (they must all say the same); the first inconsistency is the error.
+// Returns the number of positions checked.
 Expected<std::uint64_t> verify(const std::string& dir, int pieces, int threads = 1);
+
+// The variant whose values the slice files of dir hold: the one the first sound file says, in
+// build order (smallest first).
+Expected<Variant> variant_of_dir(const std::string& dir);
 
 // The largest n <= limit such that every slice with up to n pieces has a file in dir (0: none).
 int complete_pieces(const std::string& dir, int limit = 8);
@@ -224,11 +237,13 @@ class Database {
                                                                BadSlice bad = BadSlice::Refuse);
   const std::string& dir() const { return dir_; }
   int max_pieces() const { return max_pieces_; }
+  // The game whose values the files hold (they must all be of one: a slice of another is bad).
+  Variant variant() const { return variant_; }
   // One message per slice left out (BadSlice::Skip); its positions are not probed.
   const std::vector<std::string>& skipped() const { return skipped_; }
   // The value of p for its side to move, or nullopt when p has more pieces than loaded or is
-  // a position of another game than kVariant. A pending capture is resolved by probing the
-  // positions after it.
+  // a position of another variant. A pending capture is resolved by probing the positions
+  // after it.
   std::optional<Value> probe(const Position& p, ProbeCache* cache = nullptr) const;
   std::optional<Code> probe_code(const Position& p, ProbeCache* cache = nullptr) const;
   const std::map<Material, SliceFile>& slices() const { return slices_; }
@@ -236,6 +251,7 @@ class Database {
  private:
   std::string dir_;
   int max_pieces_ = 0;
+  Variant variant_ = Variant::Brazilian;
   std::map<Material, SliceFile> slices_;
   std::vector<std::string> skipped_;
 };

@@ -39,7 +39,8 @@ struct EgdbStatus {
   int pieces = 0;                // every position with up to this many pieces (0: none)
   std::string source;            // "egdb-path", "DAMAS_EGDB", "user directory", "installed"; "" when none
   std::string setting = "auto";  // the egdb-path value
-  std::vector<std::string> problems;  // slices left out, or why a found directory is not used
+  Variant variant = Variant::Brazilian;  // the game whose databases are looked for
+  std::vector<std::string> problems;     // slices left out, or why a found directory is not used
   // One line for people: "endgame databases: up to 5 pieces in /usr/share/damas/egdb (installed)".
   std::string text() const;
 };
