@@ -53,7 +53,7 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
     return Error{
         "--variant " + vm[variant_name].as<std::string>() +
         ": this command plays Brazilian draughts only (other games: damas hub, analyze, perft, match, "
-        "selfplay)"};
+        "selfplay, dxp)"};
   for (const OptionSpec& spec : option_specs()) {
     if (!vm.count(spec.name)) continue;
     if (Status s = set(spec.name, vm[spec.name].as<std::string>()); !s) return s;

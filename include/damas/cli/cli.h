@@ -50,8 +50,8 @@ void add_engine_options(boost::program_options::options_description& desc);
 // The tuning knobs (Visibility::Tuning) as a group of their own, for the commands that measure the
 // search (bench, selfplay, hub); apply_engine_options applies them too.
 void add_tuning_options(boost::program_options::options_description& desc);
-// Whether a command plays the games other than Brazilian (--variant): hub, analyze and selfplay
-// do; the others (DXP, the board, the data tools) refuse another --variant rather than ignore it.
+// Whether a command plays the games other than Brazilian (--variant): hub, analyze, selfplay and
+// dxp do; the others (the board, the data tools) refuse another --variant rather than ignore it.
 enum class VariantUse { BrazilianOnly, Any };
 // Applies the engine options present in vm; the first bad value is returned as an error.
 Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options,
