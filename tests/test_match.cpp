@@ -413,6 +413,34 @@ TEST_CASE("Match (russian): an engine that does not offer the variant is refused
   CHECK_THAT(r.error(), Catch::Contains("its variant parameter does not offer \"russian\""));
 }
 
+TEST_CASE("Match (russian): an engine that declares no variant parameter plays Brazilian only",
+          "[match][russian]") {
+  HubMatchSpec spec = match_of({fake("noparams", "plain"), fake("first", "other")}, 1);
+  spec.games = 1;
+  REQUIRE(run_hub_match(spec).has_value());  // Brazilian: taken to be its game, as before
+  spec.variant = Variant::Russian;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(),
+             Catch::Contains("plain") &&
+                 Catch::Contains("it declares no variant parameter, so it cannot be told to play russian"));
+}
+
+TEST_CASE("Match resume (russian): the games of a Russian match's file are found in its schedule",
+          "[match][resume][russian]") {
+  HubMatchSpec spec = damas_match(Variant::Russian, "resume-russian.log");
+  spec.rounds = 1;
+  spec.pdn_path = (scratch_dir() / "resume-russian.pdn").string();
+  std::filesystem::remove(spec.pdn_path);
+  REQUIRE(run_hub_match(spec).has_value());
+  spec.rounds = 2;
+  spec.resume = true;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  CHECK(r->resumed_games == 2);
+  CHECK(r->games.size() == 4);
+}
+
 TEST_CASE("Match (russian): a Brazilian match still tells engines variant=brazilian", "[match][russian]") {
   HubMatchSpec spec = damas_match(Variant::Brazilian, "brazilian.log");
   spec.games = 1;
