@@ -102,6 +102,15 @@ void check_pdn_reads_back(const HubGame& g) {
   CHECK(strict->front().result == to_string(g.result));
 }
 
+// The match of `spec` played for one round into its PDN file, then resumed for two.
+Expected<HubMatchResult> resumed_after_one_round(HubMatchSpec spec) {
+  spec.rounds = 1;
+  if (Expected<HubMatchResult> first = run_hub_match(spec); !first) return first;
+  spec.rounds = 2;
+  spec.resume = true;
+  return run_hub_match(spec);
+}
+
 }  // namespace
 
 TEST_CASE("Match: first-legal-move engines play every game out with no failure", "[match]") {
@@ -429,13 +438,8 @@ TEST_CASE("Match (russian): an engine that declares no variant parameter plays B
 TEST_CASE("Match resume (russian): the games of a Russian match's file are found in its schedule",
           "[match][resume][russian]") {
   HubMatchSpec spec = damas_match(Variant::Russian, "resume-russian.log");
-  spec.rounds = 1;
   spec.pdn_path = (scratch_dir() / "resume-russian.pdn").string();
-  std::filesystem::remove(spec.pdn_path);
-  REQUIRE(run_hub_match(spec).has_value());
-  spec.rounds = 2;
-  spec.resume = true;
-  const Expected<HubMatchResult> r = run_hub_match(spec);
+  const Expected<HubMatchResult> r = resumed_after_one_round(spec);
   REQUIRE(r.has_value());
   CHECK(r->resumed_games == 2);
   CHECK(r->games.size() == 4);
@@ -728,10 +732,7 @@ TEST_CASE("Match resume: a pair whose second game is in the file and first is no
 TEST_CASE("Match resume: failures in the file count against the engine that failed", "[match][resume]") {
   HubMatchSpec spec = match_of({fake("first", "good"), fake("illegal", "bad")}, 1);
   spec.pdn_path = (scratch_dir() / "resume-failures.pdn").string();
-  REQUIRE(run_hub_match(spec).has_value());
-  spec.rounds = 2;
-  spec.resume = true;
-  const Expected<HubMatchResult> r = run_hub_match(spec);
+  const Expected<HubMatchResult> r = resumed_after_one_round(spec);
   REQUIRE(r.has_value());
   CHECK(r->resumed_games == 2);
   check_all_lost_by(*r, 1, Failure::IllegalMove, 4);
