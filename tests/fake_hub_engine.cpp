@@ -9,7 +9,7 @@
 //   error    answers "error" to the go            score    info score=-50.00 with every move
 //   a1       moves in the a1 numbering           stderr   writes to stderr with every move
 //   nostart  exits before the handshake          nowait   never ends the handshake
-//   novariant  declares variant=normal only
+//   novariant  declares variant=normal only        noparams  declares no parameter at all
 //   rules    declares a draw-rules parameter (the runner must set it to its referee's laws)
 #include <chrono>
 #include <cstdio>
@@ -107,8 +107,9 @@ int main(int argc, char** argv) {
     const std::string& c = line->command;
     if (c == "hub") {
       say("id name=fake-" + s.mode);
-      say(s.mode == "novariant" ? "param name=variant value=normal type=enum values=\"normal frisian\""
-                                : "param name=variant value=brazilian type=enum values=brazilian");
+      if (s.mode != "noparams")
+        say(s.mode == "novariant" ? "param name=variant value=normal type=enum values=\"normal frisian\""
+                                  : "param name=variant value=brazilian type=enum values=brazilian");
       if (s.mode == "rules") say("param name=draw-rules value=seed type=enum values=\"seed fmjd64\"");
       if (s.mode != "nowait") say("wait");
 

@@ -2,8 +2,11 @@
 // own, and a name of its own that is also an engine option (`book --seed`, today's `unbalanced
 // --order-seed`, and the engine's `seed`) reached the user as an uncaught bad_any_cast. Every
 // --help is read and no name may appear twice.
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -118,7 +121,7 @@ TEST_CASE("command line: the tuning knobs are on the commands that measure the s
   }
 }
 
-TEST_CASE("command line: --variant russian plays Russian in analyze, Brazilian-only commands refuse it",
+TEST_CASE("command line: --variant russian plays Russian in analyze, the board refuses it",
           "[cli][russian]") {
   std::string out;
   // f6 takes e7, is crowned on d8 and goes on over b6 as a king (Brazilian: the man stops on d8).
@@ -132,11 +135,27 @@ TEST_CASE("command line: --variant russian plays Russian in analyze, Brazilian-o
   CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --variant pool --depth 1 --board no", out) ==
         2);
   CHECK_THAT(out, Catch::Contains("brazilian russian"));
-  // DXP, the board and the match tools play Brazilian only: another game is refused, not ignored.
-  for (const char* command : {"dxp", "serve --port 0", "selfplay --depth 1"}) {
-    INFO(command);
-    CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " " + command + " --variant russian",
-                            out) == 2);
-    CHECK_THAT(out, Catch::Contains("Brazilian draughts only"));
-  }
+  // The board plays Brazilian only: another game is refused, not ignored.
+  CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " serve --port 0 --variant russian",
+                          out) == 2);
+  CHECK_THAT(out, Catch::Contains("Brazilian draughts only"));
+}
+
+TEST_CASE("command line: selfplay --variant russian plays Russian games from the openings file",
+          "[cli][russian]") {
+  const std::string pdn = "/tmp/damas-test-selfplay-russian-" + std::to_string(::getpid()) + ".pdn";
+  std::string out;
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " selfplay --variant russian --nodes 300 --games 2" +
+                                " --max-plies 40 --hash 4 -q --pdn " + pdn,
+                            out) == 0);
+  CHECK_THAT(out, Catch::Contains("games 2"));
+  REQUIRE(test::run_command("cat " + pdn, out) == 0);
+  CHECK_THAT(out, Catch::Contains("[GameType \"25\"]"));
+  CHECK_THAT(out, !Catch::Contains("[GameType \"26\"]"));
+  // An engine told another game than the referee's is refused before a move is played.
+  CHECK(test::run_command(std::string(DAMAS_BINARY) +
+                              " selfplay --variant russian --nodes 300 --games 2 --a variant=brazilian",
+                          out) == 2);
+  CHECK_THAT(out, Catch::Contains("engine A: variant=brazilian contradicts the game played, russian"));
+  std::remove(pdn.c_str());
 }

@@ -511,3 +511,35 @@ TEST_CASE("the session's referee plays the draw laws of its configuration", "[dx
   CHECK(sink.saved[0].game.draw_rules() == DrawRules::Fmjd64);
   CHECK_THAT(to_pdn(sink.saved[0]), Catch::Contains("[DrawRules \"fmjd64\"]"));
 }
+
+TEST_CASE("the session plays the variant of its configuration: a Russian-only capture", "[dxp][russian]") {
+  // f6 takes e7, is crowned on d8 and goes on over b6 as a king to a5: legal by Russian rules only.
+  const std::string crowned_capture = "M00001113020709";
+  GameRequest request;
+  request.initiator_name = "Tester";
+  request.follower_color = Color::Black;
+  request.minutes = 5;
+  request.start = *parse_fen("W:W11,30:B4,7,9");
+  for (const Variant variant : {Variant::Russian, Variant::Brazilian}) {
+    INFO(to_string(variant));
+    RecordingSink sink;
+    SessionConfig config = follower_config(Numbering::Standard);
+    config.variant = variant;
+    Session s(config, sink);
+    s.on_message(format_message(request), Millis{0});
+    CHECK(sink.next().back() == '0');
+    s.on_message(crowned_capture, Millis{10});
+    REQUIRE(s.game());
+    CHECK(s.game()->start().variant() == variant);
+    if (variant == Variant::Russian) {
+      CHECK(sink.sent.empty());
+      CHECK(sink.ticket);  // our turn
+      CHECK(s.game()->moves().size() == 1);
+      CHECK_THAT(to_pdn(FinishedGame{1, *s.game(), "Tester", "damas-test", GameResult::Ongoing, ""}),
+                 Catch::Contains("[GameType \"25\"]"));
+    } else {
+      CHECK(sink.next().rfind("Cerror: ", 0) == 0);
+      CHECK(sink.next() == "E00");
+    }
+  }
+}

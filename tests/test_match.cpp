@@ -102,6 +102,15 @@ void check_pdn_reads_back(const HubGame& g) {
   CHECK(strict->front().result == to_string(g.result));
 }
 
+// The match of `spec` played for one round into its PDN file, then resumed for two.
+Expected<HubMatchResult> resumed_after_one_round(HubMatchSpec spec) {
+  spec.rounds = 1;
+  if (Expected<HubMatchResult> first = run_hub_match(spec); !first) return first;
+  spec.rounds = 2;
+  spec.resume = true;
+  return run_hub_match(spec);
+}
+
 }  // namespace
 
 TEST_CASE("Match: first-legal-move engines play every game out with no failure", "[match]") {
@@ -320,6 +329,134 @@ TEST_CASE("Match: damas against damas through real processes", "[match]") {
   CHECK(r->totals[0].moves_with_depth > 0);
   CHECK(r->totals[0].nodes > 0);
   for (const HubGame& g : r->games) check_pdn_reads_back(g);
+}
+
+// ---- Russian draughts (issue 38) -------------------------------------------------------------
+
+namespace {
+
+// Two damas processes at a tiny node budget in a match of `variant`.
+HubMatchSpec damas_match(Variant variant, const std::string& log_name) {
+  MatchEngine a;
+  a.spec.name = "damas-a";
+  a.spec.process = ProcessSpec{DAMAS_BINARY, {"hub"}, "", -1};
+  a.spec.options = {{"hash", "4"}};
+  a.tc = TimeControl{TimeControl::Kind::Nodes, 0, 0, 0, 0, 0, 500};
+  MatchEngine b = a;
+  b.spec.name = "damas-b";
+  HubMatchSpec spec = match_of({a, b}, 2);
+  spec.variant = variant;
+  spec.debug = true;
+  spec.log_path = (scratch_dir() / log_name).string();
+  std::filesystem::remove(spec.log_path);
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("Match (russian): damas against damas plays Russian rules and writes GameType 25",
+          "[match][russian]") {
+  HubMatchSpec spec = damas_match(Variant::Russian, "russian.log");
+  // f6 takes e7, is crowned on d8 and goes on over b6 as a king to a5: 11x13, the only legal move
+  // by Russian rules (Brazilian: 11x2, the man stops on d8). Then the first FMJD ballot, as Russian.
+  const Expected<std::vector<Opening>> crowned = parse_openings(
+      "W:W11,30:B4,7,9 | crowned mid-capture\n", "openings", OpeningFormat::Fen, Variant::Russian);
+  const Expected<std::vector<Opening>> ballots = load_openings(
+      std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt", OpeningFormat::Auto, Variant::Russian);
+  REQUIRE(crowned.has_value());
+  REQUIRE(ballots.has_value());
+  CHECK(ballots->front().start.variant() == Variant::Russian);
+  spec.openings = {crowned->front(), ballots->front()};
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 4);
+  CHECK(total_failures(*r, 0) == 0);  // no illegal move, time loss or error by Russian rules
+  CHECK(total_failures(*r, 1) == 0);
+  for (const HubGame& g : r->games) {
+    INFO(g.pdn);
+    CHECK(g.pdn.find("[GameType \"25\"]") != std::string::npos);
+    const std::vector<PdnGameOrError> read = read_pdn(g.pdn);  // replayed by its GameType's rules
+    REQUIRE(read.size() == 1);
+    REQUIRE(read[0].has_value());
+    CHECK(read[0]->start.variant() == Variant::Russian);
+    CHECK(static_cast<int>(read[0]->moves.size()) == g.plies);
+    if (g.round == 1) CHECK(g.pdn.find("1. 11x13") != std::string::npos);
+  }
+  const Expected<std::string> log = read_text_file(spec.log_path, "log");
+  REQUIRE(log.has_value());
+  CHECK(log->find("[damas-a] > set-param name=variant value=russian") != std::string::npos);
+  CHECK(log->find("[damas-b] > set-param name=variant value=russian") != std::string::npos);
+}
+
+TEST_CASE("Match (russian): an engine's option.variant of another game is refused before any game",
+          "[match][russian]") {
+  HubMatchSpec spec = damas_match(Variant::Russian, "contradiction.log");
+  spec.engines[1].spec.options.emplace_back("variant", "brazilian");
+  Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(),
+             Catch::Contains("engine damas-b: option.variant=brazilian contradicts the game played, "
+                             "russian (-variant sets the match's game)"));
+  // The other way round: a Brazilian match, an engine told Russian.
+  spec = damas_match(Variant::Brazilian, "contradiction.log");
+  spec.engines[0].spec.options.emplace_back("variant", "russian");
+  r = run_hub_match(spec);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("engine damas-a: option.variant=russian contradicts"));
+  // Openings of another game than the match's.
+  spec = damas_match(Variant::Russian, "contradiction.log");
+  spec.openings = *parse_openings("22-18 11-15\n");
+  r = run_hub_match(spec);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("opening 1 is a position of brazilian, the match plays russian"));
+}
+
+TEST_CASE("Match (russian): an engine that does not offer the variant is refused with its name",
+          "[match][russian]") {
+  // The fake engine declares variant with the value brazilian only.
+  HubMatchSpec spec = match_of({fake("first", "brazilian-only"), fake("first", "other")}, 1);
+  spec.variant = Variant::Russian;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("brazilian-only"));
+  CHECK_THAT(r.error(), Catch::Contains("its variant parameter does not offer \"russian\""));
+}
+
+TEST_CASE("Match (russian): an engine that declares no variant parameter plays Brazilian only",
+          "[match][russian]") {
+  HubMatchSpec spec = match_of({fake("noparams", "plain"), fake("first", "other")}, 1);
+  spec.games = 1;
+  REQUIRE(run_hub_match(spec).has_value());  // Brazilian: taken to be its game, as before
+  spec.variant = Variant::Russian;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(),
+             Catch::Contains("plain") &&
+                 Catch::Contains("it declares no variant parameter, so it cannot be told to play russian"));
+}
+
+TEST_CASE("Match resume (russian): the games of a Russian match's file are found in its schedule",
+          "[match][resume][russian]") {
+  HubMatchSpec spec = damas_match(Variant::Russian, "resume-russian.log");
+  spec.pdn_path = (scratch_dir() / "resume-russian.pdn").string();
+  const Expected<HubMatchResult> r = resumed_after_one_round(spec);
+  REQUIRE(r.has_value());
+  CHECK(r->resumed_games == 2);
+  CHECK(r->games.size() == 4);
+}
+
+TEST_CASE("Match (russian): a Brazilian match still tells engines variant=brazilian", "[match][russian]") {
+  HubMatchSpec spec = damas_match(Variant::Brazilian, "brazilian.log");
+  spec.games = 1;
+  spec.rounds = 1;
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 1);
+  CHECK(r->games[0].pdn.find("[GameType \"26\"]") != std::string::npos);
+  const Expected<std::string> log = read_text_file(spec.log_path, "log");
+  REQUIRE(log.has_value());
+  CHECK(log->find("set-param name=variant value=brazilian") != std::string::npos);
+  CHECK(log->find("value=russian") == std::string::npos);
 }
 
 // ---- The command line -----------------------------------------------------------------------
@@ -595,10 +732,7 @@ TEST_CASE("Match resume: a pair whose second game is in the file and first is no
 TEST_CASE("Match resume: failures in the file count against the engine that failed", "[match][resume]") {
   HubMatchSpec spec = match_of({fake("first", "good"), fake("illegal", "bad")}, 1);
   spec.pdn_path = (scratch_dir() / "resume-failures.pdn").string();
-  REQUIRE(run_hub_match(spec).has_value());
-  spec.rounds = 2;
-  spec.resume = true;
-  const Expected<HubMatchResult> r = run_hub_match(spec);
+  const Expected<HubMatchResult> r = resumed_after_one_round(spec);
   REQUIRE(r.has_value());
   CHECK(r->resumed_games == 2);
   check_all_lost_by(*r, 1, Failure::IllegalMove, 4);
@@ -793,4 +927,40 @@ TEST_CASE("Match command line: -draw-rules", "[match][cli]") {
   const Expected<HubMatchSpec> bad = spec_of({"lidraughts"});
   REQUIRE_FALSE(bad.has_value());
   CHECK_THAT(bad.error(), Catch::Contains("-draw-rules takes seed or fmjd64"));
+}
+
+TEST_CASE("Match command line: -variant is the game of the referee and of the openings",
+          "[match][cli][russian]") {
+  const std::string ballots = "file=" + std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt";
+  const std::vector<std::string> two{"-engine", "cmd=a", "depth=1", "-engine", "cmd=b", "depth=1"};
+  const auto with = [&](std::vector<std::string> words) {
+    words.insert(words.begin(), two.begin(), two.end());
+    return spec_from(words);
+  };
+  // Wherever -variant stands, the openings are read as its positions.
+  const Expected<HubMatchSpec> russian = with({"-openings", ballots, "-variant", "russian"});
+  REQUIRE(russian.has_value());
+  CHECK(russian->variant == Variant::Russian);
+  REQUIRE(russian->openings.size() == 150);
+  CHECK(russian->openings.front().start.variant() == Variant::Russian);
+  const Expected<HubMatchSpec> brazilian = with({"-openings", ballots});
+  REQUIRE(brazilian.has_value());
+  CHECK(brazilian->variant == Variant::Brazilian);
+  CHECK(brazilian->openings.front().start.variant() == Variant::Brazilian);
+  const Expected<HubMatchSpec> bad = with({"-variant", "pool"});
+  REQUIRE_FALSE(bad.has_value());
+  CHECK_THAT(bad.error(), Catch::Contains("-variant takes brazilian russian, not \"pool\""));
+}
+
+TEST_CASE("Match command line: an option.variant of another game than -variant is a bad argument",
+          "[match][cli][russian]") {
+  const Expected<HubMatchSpec> bad =
+      spec_from({"-engine", "cmd=a", "name=a", "option.variant=brazilian", "-engine", "cmd=b", "-each",
+                 "depth=1", "-variant", "russian"});
+  REQUIRE_FALSE(bad.has_value());
+  CHECK_THAT(bad.error(),
+             Catch::Contains("engine a: option.variant=brazilian contradicts the game played, russian"));
+  CHECK(spec_from({"-engine", "cmd=a", "option.variant=russian", "-engine", "cmd=b", "-each", "depth=1",
+                   "-variant", "russian"})
+            .has_value());
 }

@@ -237,3 +237,68 @@ TEST_CASE("openings: pydraughts' JSON ballot files are read", "[selfplay]") {
       load_openings(std::string(DAMAS_SHARED_DIR) + "/openings/fmjd64-150-ballots.json");
   if (shared) CHECK(shared->size() == 150);
 }
+
+TEST_CASE("openings (russian): FEN, move and PDN openings are positions of the game asked",
+          "[selfplay][russian]") {
+  const Expected<std::vector<Opening>> lines = parse_openings("22-18 11-15\nW:W18,21:B6 | a custom start\n",
+                                                              "o", OpeningFormat::Auto, Variant::Russian);
+  REQUIRE(lines.has_value());
+  REQUIRE(lines->size() == 2);
+  CHECK((*lines)[0].start == Position::start(Variant::Russian));
+  CHECK((*lines)[1].start.variant() == Variant::Russian);
+  // A PDN game is read by the rules its GameType names: 11x13 (crowned on d8, on as a king) is
+  // Russian only; a game of another game than the one asked is refused.
+  const std::string russian_game = "[GameType \"25\"]\n[FEN \"W:W11,30:B4,7,9\"]\n1. 11x13 *\n";
+  const Expected<std::vector<Opening>> pdn =
+      parse_openings(russian_game, "r.pdn", OpeningFormat::Pdn, Variant::Russian);
+  REQUIRE(pdn.has_value());
+  REQUIRE(pdn->front().moves.size() == 1);
+  CHECK(pdn->front().start.variant() == Variant::Russian);
+  const Expected<std::vector<Opening>> foreign =
+      parse_openings("[Event \"b\"]\n1. 22-18 *\n", "b.pdn", OpeningFormat::Pdn, Variant::Russian);
+  REQUIRE_FALSE(foreign.has_value());
+  CHECK_THAT(foreign.error(), Catch::Contains("b.pdn:1: a game of brazilian (its GameType), not of russian"));
+  CHECK_FALSE(parse_openings(russian_game, "r.pdn", OpeningFormat::Pdn).has_value());
+}
+
+TEST_CASE("selfplay (russian): the referee and both engines play Russian rules, the PDN says GameType 25",
+          "[selfplay][russian]") {
+  MatchConfig config;
+  config.variant = Variant::Russian;
+  // 11x13 is the only legal move by Russian rules (the man crowned on d8 goes on as a king).
+  config.openings =
+      *parse_openings("W:W11,30:B4,7,9 | crowned mid-capture\n", "o", OpeningFormat::Fen, Variant::Russian);
+  config.options_a = {{"hash", "1"}, {"variant", "russian"}};
+  config.options_b = {{"hash", "1"}};
+  config.limits.depth = 2;
+  const Expected<MatchResult> r = run_match(config);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 2);
+  for (const GameRecord& g : r->games) {
+    INFO(g.pdn);
+    REQUIRE(!g.played.empty());
+    CHECK(to_hub_move(g.played[0].move) == "11x13x7x9");
+    CHECK(g.result != GameResult::Ongoing);
+    CHECK(g.pdn.find("[GameType \"25\"]") != std::string::npos);
+    const std::vector<PdnGameOrError> read = read_pdn(g.pdn);
+    REQUIRE(read.size() == 1);
+    REQUIRE(read[0].has_value());
+    CHECK(static_cast<int>(read[0]->moves.size()) == g.plies);
+  }
+}
+
+TEST_CASE("selfplay (russian): an option list or opening of another game is refused", "[selfplay][russian]") {
+  MatchConfig config;
+  config.variant = Variant::Russian;
+  config.openings = *parse_openings("22-18 11-15\n", "o", OpeningFormat::Auto, Variant::Russian);
+  config.options_b = {{"variant", "brazilian"}};
+  config.limits.depth = 1;
+  Expected<MatchResult> r = run_match(config);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("engine B: variant=brazilian contradicts the game played, russian"));
+  config.options_b.clear();
+  config.openings = *parse_openings("22-18 11-15\n");
+  r = run_match(config);
+  REQUIRE_FALSE(r.has_value());
+  CHECK_THAT(r.error(), Catch::Contains("opening 1 is a position of brazilian"));
+}

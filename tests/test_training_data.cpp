@@ -217,3 +217,13 @@ TEST_CASE("datagen: quiet descendants add records, never with a capture pending"
   // (how many depends on the evaluation: a descendant the game plays into is left out).
   CHECK(std::includes(with.begin(), with.end(), without.begin(), without.end()));
 }
+
+TEST_CASE("datagen: an engine told another game than Brazilian is refused", "[datagen][russian]") {
+  DatagenConfig c = small_config();
+  c.options.emplace_back("variant", "russian");
+  const Status s = validate(c);
+  REQUIRE_FALSE(s);
+  CHECK_THAT(s.error(), Catch::Contains("variant=russian contradicts the game played, brazilian"));
+  c.options.back().second = "brazilian";
+  CHECK(validate(c));
+}

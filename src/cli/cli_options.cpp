@@ -65,8 +65,10 @@ Status apply_engine_options(const po::variables_map& vm, const OptionSetter& set
   const std::string variant_name(option::kVariant);
   if (use == VariantUse::BrazilianOnly && vm.count(variant_name) &&
       parse_variant(vm[variant_name].as<std::string>()) != Variant::Brazilian)
-    return Error{"--variant " + vm[variant_name].as<std::string>() +
-                 ": this command plays Brazilian draughts only (other games: damas hub, analyze, perft)"};
+    return Error{
+        "--variant " + vm[variant_name].as<std::string>() +
+        ": this command plays Brazilian draughts only (other games: damas hub, analyze, perft, match, "
+        "selfplay, dxp)"};
   for (const OptionSpec& spec : option_specs()) {
     if (!vm.count(spec.name)) continue;
     if (Status s = set(spec.name, vm[spec.name].as<std::string>()); !s) return s;

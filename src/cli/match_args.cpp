@@ -7,6 +7,7 @@
 #include <set>
 
 #include "damas/core/text_lines.h"
+#include "damas/engine/options.h"
 
 namespace damas::cli {
 
@@ -163,7 +164,7 @@ Status read_openings(HubMatchSpec& spec, const OptionGroup& g) {
     if (!start) return Error{start.error()};
     spec.opening_start = *start;
   }
-  Expected<std::vector<Opening>> openings = load_openings(m["file"], format);
+  Expected<std::vector<Opening>> openings = load_openings(m["file"], format, spec.variant);
   if (!openings) return Error{"-openings: " + openings.error()};
   spec.openings = std::move(openings).value();
   return Ok{};
@@ -253,7 +254,17 @@ Status apply_group(HubMatchSpec& spec, const OptionGroup& g) {
     spec.draw_rules = *rules;
     return Ok{};
   }
-  return Ok{};  // -engine and -each are read by the caller
+  return Ok{};  // -engine, -each and -variant are read by the caller
+}
+
+Status read_variant(HubMatchSpec& spec, const OptionGroup& g) {
+  std::string text;
+  if (Status s = read_text(g, text); !s) return s;
+  const std::optional<Variant> variant = parse_variant(text);
+  if (!variant)
+    return Error{"-variant takes " + find_option(option::kVariant)->values_text() + ", not \"" + text + "\""};
+  spec.variant = *variant;
+  return Ok{};
 }
 
 std::string base_name(const std::string& path) {
@@ -287,6 +298,10 @@ Expected<HubMatchSpec> match_spec_from_groups(const std::vector<OptionGroup>& gr
   HubMatchSpec spec;
   std::vector<std::string> each;
   std::vector<const OptionGroup*> engines;
+  // The game first: the openings are read as its positions wherever -variant stands.
+  for (const OptionGroup& g : groups)
+    if (g.name == "variant")
+      if (Status s = read_variant(spec, g); !s) return Error{s.error()};
   for (const OptionGroup& g : groups) {
     if (g.name == "each") each.insert(each.end(), g.words.begin(), g.words.end());
     else if (g.name == "engine") engines.push_back(&g);
@@ -305,6 +320,7 @@ Expected<HubMatchSpec> match_spec_from_groups(const std::vector<OptionGroup>& gr
   if (spec.engines.size() < 2) return Error{"give at least two -engine options"};
   if (spec.sprt && spec.engines.size() != 2) return Error{"-sprt needs exactly two engines"};
   name_engines(spec.engines);
+  if (Status s = check_match_variant(spec); !s) return Error{s.error()};
   return spec;
 }
 

@@ -20,8 +20,8 @@ namespace {
 void log_line(std::string_view line) { std::cerr << "dxp: " << line << std::endl; }
 
 // The openings file of selfplay (selfplay.h: moves from the start or a FEN per line), as positions.
-Expected<std::vector<Position>> read_openings(const std::string& path) {
-  Expected<std::vector<Opening>> loaded = load_openings(path);
+Expected<std::vector<Position>> read_openings(const std::string& path, Variant variant) {
+  Expected<std::vector<Opening>> loaded = load_openings(path, OpeningFormat::Auto, variant);
   if (!loaded) return Error{loaded.error()};
   std::vector<Position> openings;
   for (const Opening& o : *loaded) openings.push_back(o.position());
@@ -41,8 +41,9 @@ void append_pdn(const std::string& path, const dxp::FinishedGame& g) {
 int dxp_main(const Args& args) {
   po::options_description desc(
       "damas dxp [OPTIONS]\n"
-      "Plays Brazilian draughts over DXP (TCP). By default listens on 127.0.0.1:27531 and follows\n"
-      "(answers GAMEREQ); --initiator proposes a match. See protocol/dxp.md.\n\nOptions");
+      "Plays Brazilian draughts (--variant russian: Russian) over DXP (TCP). By default listens on\n"
+      "127.0.0.1:27531 and follows (answers GAMEREQ); --initiator proposes a match. Both sides must\n"
+      "play the same game: DXP does not carry it. See protocol/dxp.md.\n\nOptions");
   desc.add_options()("help,h", "show this help")("connect", po::bool_switch(),
                                                  "connect to --host:--port instead of listening")(
       "host", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on or connect to")(
@@ -83,7 +84,7 @@ int dxp_main(const Args& args) {
   if (Status s = check_output_option(vm, "pdn", "PDN file"); !s) return fail(s.error());
 
   Options options;
-  if (Status s = apply_engine_options(vm, options); !s) return fail(s.error());
+  if (Status s = apply_engine_options(vm, options, VariantUse::Any); !s) return fail(s.error());
 
   dxp::SessionConfig session;
   session.role = vm["initiator"].as<bool>() ? dxp::Role::Initiator : dxp::Role::Follower;
@@ -91,6 +92,7 @@ int dxp_main(const Args& args) {
   if (session.name.size() > dxp::kNameWidth) return fail("--name: at most 32 characters");
   session.numbering = parse_numbering(options.get(option::kNumbering)).value_or(Numbering::Standard);
   session.draw_rules = parse_draw_rules(options.get(option::kDrawRules)).value_or(DrawRules::Seed);
+  session.variant = options.variant();
   session.games = vm["games"].as<int>();
   if (session.games < 1 || session.games > 100000) return fail("--games must be between 1 and 100000");
   session.minutes = vm["minutes"].as<int>();
@@ -120,7 +122,7 @@ int dxp_main(const Args& args) {
     session.openings = {*p};
   }
   if (vm.count("openings")) {
-    Expected<std::vector<Position>> o = read_openings(vm["openings"].as<std::string>());
+    Expected<std::vector<Position>> o = read_openings(vm["openings"].as<std::string>(), session.variant);
     if (!o) return fail(o.error());
     session.openings = *o;
   }

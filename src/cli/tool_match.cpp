@@ -9,6 +9,7 @@
 #include "damas/cli/cli.h"
 #include "damas/cli/match_args.h"
 #include "damas/cli/progress.h"
+#include "damas/engine/options.h"
 
 namespace po = boost::program_options;
 
@@ -17,6 +18,11 @@ namespace damas::cli {
 namespace {
 
 po::options_description match_options() {
+  const std::string variant_help =
+      "the game of the referee, the openings and the PDN (GameType), sent as set-param variant to every "
+      "engine: " +
+      find_option(option::kVariant)->values_text() + " (default " +
+      std::string(to_string(Variant::Brazilian)) + ")";
   po::options_description desc(
       "damas match -engine cmd=PATH [args=\"...\"] [name=N] [option.NAME=V ...] -engine ... -each tc=10+0.1\n"
       "Options (one dash or two):");
@@ -46,8 +52,8 @@ po::options_description match_options() {
       "maxmoves", words(), "a draw after this many moves")(
       "draw-rules", words(),
       "seed | fmjd64: the referee's draw laws (PDN DrawRules tag), also sent as set-param draw-rules to "
-      "engines that declare it (default seed)")("recover", words(),
-                                                "restart a crashed engine and go on (else the match stops)")(
+      "engines that declare it (default seed)")("variant", words(), variant_help.c_str())(
+      "recover", words(), "restart a crashed engine and go on (else the match stops)")(
       "log", words(), "file for the engines' stderr (default damas-match.log)")(
       "debug", words(), "also write every protocol line to the log")("event", words(), "PDN Event tag");
   return desc;

@@ -35,8 +35,8 @@ int selfplay_main(const Args& args) {
       "max-plies", po::value<int>()->default_value(0), "adjudicate a draw after this many plies (0 = never)")(
       "pdn", po::value<std::string>(), "write every game to this PDN file")("quiet,q", po::bool_switch(),
                                                                             "print only the final result");
-  // Registry options given here apply to both engines (before --a and --b); draw-rules is also
-  // the referee's.
+  // Registry options given here apply to both engines (before --a and --b); draw-rules and
+  // variant are also the referee's.
   po::options_description engine_desc("Engine options (both engines)");
   add_engine_options(engine_desc);
   add_tuning_options(engine_desc);
@@ -56,11 +56,13 @@ int selfplay_main(const Args& args) {
   if (!b) return fail("--b: " + b.error());
   Options shared;
   OptionList both;
-  if (Status s = apply_engine_options(vm,
-                                      [&](std::string_view name, std::string_view value) {
-                                        both.emplace_back(std::string(name), std::string(value));
-                                        return shared.set(name, value);
-                                      });
+  if (Status s = apply_engine_options(
+          vm,
+          [&](std::string_view name, std::string_view value) {
+            both.emplace_back(std::string(name), std::string(value));
+            return shared.set(name, value);
+          },
+          VariantUse::Any);
       !s)
     return fail(s.error());
   config.options_a = both;
@@ -68,7 +70,9 @@ int selfplay_main(const Args& args) {
   config.options_b = both;
   config.options_b.insert(config.options_b.end(), b->begin(), b->end());
   config.draw_rules = parse_draw_rules(shared.get(option::kDrawRules)).value_or(DrawRules::Seed);
-  Expected<std::vector<Opening>> openings = load_openings(vm["openings"].as<std::string>());
+  config.variant = shared.variant();
+  Expected<std::vector<Opening>> openings =
+      load_openings(vm["openings"].as<std::string>(), OpeningFormat::Auto, config.variant);
   if (!openings) return fail(openings.error());
   config.openings = std::move(openings).value();
   config.games = vm["games"].as<int>();

@@ -308,7 +308,8 @@ void Session::request_next_game(Millis now) {
   pending_start_.reset();
   if (!config_.openings.empty()) {
     const Position& opening = config_.openings[static_cast<std::size_t>(i / 2) % config_.openings.size()];
-    if (!(opening == Position::start())) pending_start_ = opening;
+    if (!(opening.with_variant(config_.variant) == Position::start(config_.variant)))
+      pending_start_ = opening;
   }
   pending_color_ = i % 2 == 0 ? Color::Black : Color::White;  // we play White in odd-numbered games
   GameRequest r;
@@ -325,7 +326,8 @@ void Session::request_next_game(Millis now) {
 void Session::begin_game(const Position& start, Color ours, int minutes, int moves, std::string peer,
                          Millis now) {
   sink_.new_game();
-  game_.emplace(start, config_.draw_rules);
+  // DXP positions name no game (GAMEREQ has no variant field): both sides are told it.
+  game_.emplace(start.with_variant(config_.variant), config_.draw_rules);
   game_saved_ = false;
   ours_ = ours;
   peer_name_ = std::move(peer);

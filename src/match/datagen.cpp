@@ -10,6 +10,7 @@
 
 #include "damas/core/movegen.h"
 #include "damas/engine/options.h"
+#include "damas/match/match_variant.h"
 
 namespace damas {
 namespace {
@@ -117,6 +118,9 @@ Status validate(const DatagenConfig& c) {
   if (c.random_plies < 0 || c.ballot_random_plies < 0) return Error{"random plies cannot be negative"};
   if (c.ballot_repeat_random_plies < 1) return Error{"a ballot's later rounds need at least one random ply"};
   if (c.max_plies < 1) return Error{"max plies must be positive"};
+  // Training records name no game (core/training_data.h): a Russian net needs its own data format.
+  if (Status s = check_variant_option(c.options, Variant::Brazilian); !s)
+    return Error{s.error() + " (datagen plays Brazilian: its training data name no game)"};
   return Ok{};
 }
 

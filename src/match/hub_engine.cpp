@@ -293,16 +293,25 @@ Status HubEngine::configure() {
   };
   if (!spec_.draw_rules.empty() && !draw_rules_given && declares("draw-rules"))
     if (Status s = set_param("draw-rules", spec_.draw_rules); !s) return s;
+  if (!variant_given)
+    if (Status s = tell_variant(); !s) return s;
+  return send("init");
+}
+
+// The match's game, where the engine declares a variant parameter. An engine that declares none
+// is taken to play Brazilian, the game of Hub engines without variants (Scan's Brazilian build).
+Status HubEngine::tell_variant() {
+  const std::string game(to_string(spec_.variant));
   const auto variant = std::find_if(params_.begin(), params_.end(),
                                     [](const hub::ParamDeclaration& p) { return p.name == "variant"; });
-  if (variant != params_.end() && !variant_given) {
-    const bool brazilian =
-        variant->value == "brazilian" ||
-        std::find(variant->values.begin(), variant->values.end(), "brazilian") != variant->values.end();
-    if (!brazilian) return Error{"its variant parameter does not offer \"brazilian\""};
-    if (Status s = set_param("variant", "brazilian"); !s) return s;
+  if (variant == params_.end()) {
+    if (spec_.variant == Variant::Brazilian) return Ok{};
+    return Error{"it declares no variant parameter, so it cannot be told to play " + game};
   }
-  return send("init");
+  const bool offered = variant->value == game || std::find(variant->values.begin(), variant->values.end(),
+                                                           game) != variant->values.end();
+  if (!offered) return Error{"its variant parameter does not offer \"" + game + "\""};
+  return set_param("variant", game);
 }
 
 Status HubEngine::set_param(std::string_view name, std::string_view value) {

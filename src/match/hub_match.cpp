@@ -86,6 +86,7 @@ class MatchRun {
     if (!e) {
       EngineSpec spec = spec_.engines[static_cast<std::size_t>(i)].spec;
       spec.draw_rules = std::string(to_string(spec_.draw_rules));
+      spec.variant = spec_.variant;
       e = std::make_unique<HubEngine>(std::move(spec), log_fd_, spec_.debug);
     }
     if (!e->alive())

@@ -20,7 +20,7 @@ const std::string& name_of(const HubMatchSpec& spec, int engine) {
 bool is_scheduled_as(const HubMatchSpec& spec, const RecordedGame& r, const ScheduledGame& g) {
   if (r.round != g.round || r.white != name_of(spec, g.white) || r.black != name_of(spec, g.black))
     return false;
-  if (g.opening < 0) return r.start == Position::start();
+  if (g.opening < 0) return r.start == Position::start(spec.variant);
   const Opening& o = spec.openings[static_cast<std::size_t>(g.opening)];
   return r.start == o.start && r.moves.size() >= o.moves.size() &&
          std::equal(o.moves.begin(), o.moves.end(), r.moves.begin());

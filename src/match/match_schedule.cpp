@@ -4,6 +4,8 @@
 #include <numeric>
 #include <random>
 
+#include "damas/match/match_variant.h"
+
 namespace damas {
 
 namespace {
@@ -91,7 +93,14 @@ Status check_match_spec(const HubMatchSpec& spec) {
     if (e.spec.process.command.empty()) return Error{"engine " + e.spec.name + " has no cmd"};
     if (e.margin < 0 || e.timeout <= 0) return Error{"engine " + e.spec.name + ": bad margin or timeout"};
   }
-  return Ok{};
+  return check_match_variant(spec);
+}
+
+Status check_match_variant(const HubMatchSpec& spec) {
+  for (const MatchEngine& e : spec.engines)
+    if (Status s = check_variant_option(e.spec.options, spec.variant); !s)
+      return Error{"engine " + e.spec.name + ": option." + s.error() + " (-variant sets the match's game)"};
+  return check_openings_variant(spec.openings, spec.variant);
 }
 
 }  // namespace damas

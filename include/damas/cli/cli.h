@@ -55,8 +55,8 @@ void add_tuning_options(boost::program_options::options_description& desc);
 void add_variant_option(boost::program_options::options_description& desc);
 // The variant of --variant (the default when absent); an unknown name is an error naming the values.
 Expected<Variant> variant_option(const boost::program_options::variables_map& vm);
-// Whether a command plays the games other than Brazilian (--variant): hub and analyze do; the
-// others (DXP, matches, the board, the data tools) refuse another --variant rather than ignore it.
+// Whether a command plays the games other than Brazilian (--variant): hub, analyze, selfplay and
+// dxp do; the others (the board, the data tools) refuse another --variant rather than ignore it.
 enum class VariantUse { BrazilianOnly, Any };
 // Applies the engine options present in vm; the first bad value is returned as an error.
 Status apply_engine_options(const boost::program_options::variables_map& vm, Options& options,

@@ -29,6 +29,7 @@ struct SessionConfig {
   std::string name = "damas";
   Numbering numbering = Numbering::Standard;  // squares of MOVE messages
   DrawRules draw_rules = DrawRules::Seed;     // the referee's draw laws (engine option draw-rules)
+  Variant variant = Variant::Brazilian;       // the game of every position (engine option variant)
   // Initiator only: the match.
   int games = 2;
   std::vector<Position> openings;  // empty = normal start; opening k is played in games 2k+1, 2k+2

@@ -82,6 +82,10 @@ struct EngineSpec {
   // The referee's draw laws, sent as set-param draw-rules when the engine declares that parameter
   // and `options` does not set it ("": never).
   std::string draw_rules;
+  // The referee's game, sent as set-param variant when the engine declares that parameter and
+  // `options` does not set it; one that declares it without this value, or another game's engine
+  // that declares none, cannot play the match.
+  Variant variant = Variant::Brazilian;
   Numbering numbering = Numbering::Standard;  // of the moves it reads and writes
   double start_timeout = 10;                  // seconds for hub..wait and init..ready
 };
@@ -110,7 +114,7 @@ class HubEngine {
   HubEngine& operator=(const HubEngine&) = delete;
   ~HubEngine();  // `quit`, then kill if it does not exit
 
-  // Starts the process and runs hub..wait, set-param (and variant=brazilian when declared),
+  // Starts the process and runs hub..wait, set-param (and the match's variant when declared),
   // init..ready. An error names the engine and what went wrong.
   Status start();
   bool alive() const { return process_.running(); }
@@ -131,6 +135,7 @@ class HubEngine {
   ReadResult receive(SteadyClock::time_point deadline, std::string& line);
   Status handshake(SteadyClock::time_point deadline);
   Status configure();
+  Status tell_variant();
   Status set_param(std::string_view name, std::string_view value);
   Status wait_for(std::string_view command, SteadyClock::time_point deadline, std::string_view what);
   void finish_late(ThinkReply& reply, SteadyClock::time_point started);

@@ -48,6 +48,7 @@ struct HubMatchSpec {
   bool repeat = true;  // the games of a round share their opening (colours alternate)
   int concurrency = 1;
   DrawRules draw_rules = DrawRules::Seed;  // the referee's, and set-param draw-rules where declared
+  Variant variant = Variant::Brazilian;    // the referee's game, its openings' and every engine's
   int max_moves = 0;                       // adjudicate a draw after this many moves (0 = never)
   std::optional<DrawAdjudication> draw;
   std::optional<ResignAdjudication> resign;
@@ -64,6 +65,10 @@ struct HubMatchSpec {
 
 // Called after each game, serialised, from a game thread.
 using HubGameCallback = std::function<void(const HubGame&, const HubMatchResult& so_far)>;
+
+// Every engine's option.variant and every opening are of the match's game (match_variant.h): an
+// error naming the engine or the opening. run_hub_match checks it too.
+Status check_match_variant(const HubMatchSpec& spec);
 
 // Plays the match. Errors: a bad spec, an engine that cannot start (the match stops at once and
 // the message names the engine), an unwritable PDN or log file.

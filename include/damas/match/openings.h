@@ -35,9 +35,13 @@ std::optional<OpeningFormat> parse_opening_format(std::string_view text);
 
 // Line formats: '#' starts a comment; blank lines are skipped. Every move is checked for
 // legality and every position must have a legal move. Errors name "source:line: ".
+// The openings are positions of `variant` (a FEN names no game, moves start from its start); a PDN
+// game names its own by GameType, and one of another game is refused.
 Expected<std::vector<Opening>> parse_openings(std::string_view text, const std::string& source = "openings",
-                                              OpeningFormat format = OpeningFormat::Auto);
+                                              OpeningFormat format = OpeningFormat::Auto,
+                                              Variant variant = Variant::Brazilian);
 Expected<std::vector<Opening>> load_openings(const std::string& path,
-                                             OpeningFormat format = OpeningFormat::Auto);
+                                             OpeningFormat format = OpeningFormat::Auto,
+                                             Variant variant = Variant::Brazilian);
 
 }  // namespace damas

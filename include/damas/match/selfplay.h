@@ -36,6 +36,7 @@ struct MatchConfig {
   int concurrency = 1;                     // games played at once
   int max_plies = 0;                       // adjudicate a draw after this many plies (0 = never)
   DrawRules draw_rules = DrawRules::Seed;  // the referee's, and both engines' unless a list sets it
+  Variant variant = Variant::Brazilian;    // the referee's game: the openings' and any list's `variant`
 };
 
 // One move of a game after its opening, as the engine that played it searched it.
