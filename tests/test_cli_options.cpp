@@ -132,11 +132,15 @@ TEST_CASE("command line: --variant russian plays Russian in analyze, Brazilian-o
   CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --variant pool --depth 1 --board no", out) ==
         2);
   CHECK_THAT(out, Catch::Contains("brazilian russian"));
-  // DXP, the board and the match tools play Brazilian only: another game is refused, not ignored.
-  for (const char* command : {"dxp", "serve --port 0", "selfplay --depth 1"}) {
+  // DXP and the match tools play Brazilian only: another game is refused, not ignored.
+  for (const char* command : {"dxp", "selfplay --depth 1"}) {
     INFO(command);
     CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " " + command + " --variant russian",
                             out) == 2);
     CHECK_THAT(out, Catch::Contains("Brazilian draughts only"));
   }
+  // The board plays both: its --variant is the game of a new board; an unknown game is refused.
+  CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " serve --port 0 --variant pool",
+                          out) == 2);
+  CHECK_THAT(out, Catch::Contains("brazilian russian"));
 }
