@@ -121,7 +121,7 @@ TEST_CASE("command line: the tuning knobs are on the commands that measure the s
   }
 }
 
-TEST_CASE("command line: --variant russian plays Russian in analyze, the board refuses it",
+TEST_CASE("command line: --variant russian plays Russian in analyze, an unknown game is refused",
           "[cli][russian]") {
   std::string out;
   // f6 takes e7, is crowned on d8 and goes on over b6 as a king (Brazilian: the man stops on d8).
@@ -135,10 +135,10 @@ TEST_CASE("command line: --variant russian plays Russian in analyze, the board r
   CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --variant pool --depth 1 --board no", out) ==
         2);
   CHECK_THAT(out, Catch::Contains("brazilian russian"));
-  // The board plays Brazilian only: another game is refused, not ignored.
-  CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " serve --port 0 --variant russian",
+  // The board plays both: its --variant is the game of a new board; an unknown game is refused.
+  CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " serve --port 0 --variant pool",
                           out) == 2);
-  CHECK_THAT(out, Catch::Contains("Brazilian draughts only"));
+  CHECK_THAT(out, Catch::Contains("brazilian russian"));
 }
 
 TEST_CASE("command line: selfplay --variant russian plays Russian games from the openings file",

@@ -738,5 +738,133 @@ TEST_CASE("web api: the opening panel's book moves of the position, and how far 
   CHECK_FALSE(o.json.find("in_book")->as_bool());
   CHECK(o.json.find("moves")->as_array().empty());
   CHECK(call(api, "opening", session_body("nope")).status == 404);
+  // A Russian game's start is never looked up in the book, which is of Brazilian games.
+  o = call(api, "opening", session_body(new_game(api, R"({"variant":"russian"})")));
+  CHECK_FALSE(o.json.find("in_book")->as_bool());
+  CHECK(o.json.find("moves")->as_array().empty());
+  CHECK(str(o.json, "book") == "opening book: none for russian draughts (the book is brazilian)");
   std::remove(path.c_str());
+}
+
+// ---- Russian draughts: the game a session plays follows its variant ---------------------------
+
+namespace {
+
+// The ids (Hub form) of the state's legal moves, sorted.
+std::vector<std::string> legal_ids(const Json& state) {
+  std::vector<std::string> ids;
+  for (const Json& m : state.find("legal")->as_array()) ids.push_back(str(m, "id"));
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+bool king_on(const Json& state, const std::string& square) {
+  for (const Json& p : state.find("pieces")->as_array())
+    if (str(p, "square") == square) return p.find("king")->as_bool();
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("web api russian: a man crowned mid-capture goes on as a king along its route", "[web][russian]") {
+  Api api(fast_config());
+  // f6 takes e7, is crowned on d8 and takes b6 across the empty c7 as a king, landing on a5.
+  const Answer a = call(api, "new", R"({"fen":"W:W11:B7,9","variant":"russian"})");
+  REQUIRE(a.status == 200);
+  CHECK(str(a.json, "variant") == "russian");
+  CHECK(legal_ids(a.json) == std::vector<std::string>{"11x13x7x9"});
+  const Json& move = a.json.find("legal")->as_array().front();
+  CHECK(move.find("routes")->dump() == R"([["d8","a5"]])");
+  CHECK(str(move, "text") == "f6:a5");  // one route: written short
+  const Answer after = call(api, "move", session_body(str(a.json, "session"), R"("move":"f6:d8:a5")"));
+  REQUIRE(after.status == 200);
+  CHECK(king_on(after.json, "a5"));
+  // The Brazilian man stops on d8, uncrowned until the move ends there.
+  const Answer brazilian = call(api, "new", R"({"fen":"W:W11:B7,9"})");
+  CHECK(str(brazilian.json, "variant") == "brazilian");
+  CHECK(legal_ids(brazilian.json) == std::vector<std::string>{"11x2x7"});
+}
+
+TEST_CASE("web api russian: a short capture is offered beside the long one", "[web][russian]") {
+  Api api(fast_config());
+  // c3 takes d4 and f6, or d2 alone: Brazilian's majority rule allows the first only.
+  const Answer russian = call(api, "new", R"({"fen":"W:W22:B11,18,26","variant":"russian"})");
+  REQUIRE(russian.status == 200);
+  CHECK(legal_ids(russian.json) == std::vector<std::string>{"22x31x26", "22x8x11x18"});
+  CHECK(russian.json.find("must_capture")->as_bool());
+  const Answer brazilian = call(api, "new", R"({"fen":"W:W22:B11,18,26","variant":"brazilian"})");
+  CHECK(legal_ids(brazilian.json) == std::vector<std::string>{"22x8x11x18"});
+  // The short one is played, and the game goes on.
+  const Answer shorter = call(api, "move", session_body(str(russian.json, "session"), R"("move":"c3:e1")"));
+  REQUIRE(shorter.status == 200);
+  CHECK(str(shorter.json, "side") == "black");
+}
+
+TEST_CASE("web api russian: an unknown or malformed variant is a clear 400 and no session",
+          "[web][russian]") {
+  Api api(fast_config());
+  for (const char* body : {R"({"variant":"pool"})", R"({"variant":"Russian"})", R"({"variant":25})"}) {
+    INFO(body);
+    const Answer a = call(api, "new", body);
+    CHECK(a.status == 400);
+    CHECK(str(a.json, "error").find("variant") != std::string::npos);
+  }
+  const Answer pool = call(api, "new", R"({"variant":"pool"})");
+  CHECK(str(pool.json, "error") == R"(unknown variant "pool": variant must be "brazilian" or "russian")");
+  CHECK(call(api, "load-pdn", R"({"pdn":"1. 22-18 *","variant":"pool"})").status == 400);
+  CHECK(call(api, "stats", "{}").json.find("sessions")->as_number() == 0);
+}
+
+TEST_CASE("web api russian: the computer, the hint and the review search by Russian rules",
+          "[web][russian]") {
+  Api api(fast_config());
+  // The one Russian move goes on to a5 as a king; a search by Brazilian rules would stop on d8.
+  const std::string id =
+      new_game(api, R"({"fen":"W:W11,30:B4,7,9","variant":"russian","mode":"computer","human":"black"})");
+  const Answer hint = call(api, "hint", session_body(id));
+  REQUIRE(hint.status == 200);
+  CHECK(str(*hint.json.find("hint"), "id") == "11x13x7x9");
+  const Answer played = call(api, "engine-move", session_body(id));
+  REQUIRE(played.status == 200);
+  CHECK(played.json.find("moves")->as_array().size() == 1);
+  CHECK(str(played.json.find("moves")->as_array().front(), "text") == "f6:a5");
+  CHECK(str(played.json, "pdn").find("[GameType \"25\"]") != std::string::npos);
+  REQUIRE(call(api, "review-start", session_body(id, R"("depth":2)")).status == 200);
+  const Json review = *review_to_end(api, id).find("review");
+  CHECK(str(review, "pdn").find("[GameType \"25\"]") != std::string::npos);
+  CHECK(str(review.find("plies")->as_array().front(), "best") == "f6:a5");
+}
+
+TEST_CASE("web api russian: PDN out says GameType 25 and reading it back selects Russian", "[web][russian]") {
+  Api api(fast_config());
+  const std::string id = new_game(api, R"({"fen":"W:W22:B11,18,26","variant":"russian"})");
+  const Answer played = call(api, "move", session_body(id, R"("move":"c3:e1")"));
+  REQUIRE(played.status == 200);
+  const std::string pdn = str(played.json, "pdn");
+  CHECK(pdn.find("[GameType \"25\"]") != std::string::npos);
+  Json load = Json::object();
+  load.set("pdn", Json::string(pdn));
+  const Answer loaded = call(api, "load-pdn", load.dump());
+  REQUIRE(loaded.status == 200);
+  CHECK(str(loaded.json, "variant") == "russian");
+  CHECK(loaded.json.find("moves")->dump() == played.json.find("moves")->dump());
+  // The tag decides over the request; a game without one is played by the request's variant.
+  load.set("variant", Json::string("brazilian"));
+  CHECK(str(call(api, "load-pdn", load.dump()).json, "variant") == "russian");
+  Json untagged = Json::object();
+  untagged.set("pdn", Json::string("[FEN \"W:W22:B11,18,26\"]\n1. 22x31 *"));
+  CHECK(call(api, "load-pdn", untagged.dump()).status == 422);  // not a Brazilian move
+  untagged.set("variant", Json::string("russian"));
+  const Answer russian = call(api, "load-pdn", untagged.dump());
+  REQUIRE(russian.status == 200);
+  CHECK(str(russian.json, "variant") == "russian");
+}
+
+TEST_CASE("web api russian: the server's variant option is the game of a new board", "[web][russian]") {
+  Api api(fast_config());
+  REQUIRE(api.set_engine_option("variant", "russian"));
+  CHECK(str(call(api, "new", "{}").json, "variant") == "russian");
+  CHECK(str(call(api, "new", R"({"variant":"brazilian"})").json, "variant") == "brazilian");
+  CHECK(str(call(api, "load-pdn", R"({"pdn":"1. 22-18 *"})").json, "variant") == "russian");
+  CHECK_FALSE(api.set_engine_option("variant", "pool").has_value());
 }

@@ -100,7 +100,8 @@ int serve_main(const Args& args) {
   po::options_description engine_desc(
       "options of the engines the games share (the Hub parameters' names; hash, per engine, is 16 unless "
       "set; "
-      "level and multipv are chosen per game and per analysis)");
+      "level and multipv are chosen per game and per analysis; variant is the game of a new board "
+      "that names none)");
   add_engine_options(engine_desc);
   desc.add(engine_desc);
   po::variables_map vm;
@@ -111,9 +112,13 @@ int serve_main(const Args& args) {
     return 2;
   }
   web::Server server(*config);
-  const Status applied = apply_engine_options(vm, [&server](std::string_view name, std::string_view value) {
-    return server.set_engine_option(name, value);
-  });
+  // --variant russian: the game of a new board that names none (the page offers both).
+  const Status applied = apply_engine_options(
+      vm,
+      [&server](std::string_view name, std::string_view value) {
+        return server.set_engine_option(name, value);
+      },
+      VariantUse::Any);
   if (!applied) {
     std::cerr << "damas serve: " << applied.error() << "\n";
     return 2;

@@ -198,7 +198,10 @@ Expected<Move> parse_pdn_move(const Position& p, std::string_view text) {
 // Collects one game from the tokens; errors keep the first message and skip to the game's end.
 class GameBuilder {
  public:
-  GameBuilder(int number, int line) : number_(number) { game_.first_line = line; }
+  GameBuilder(int number, int line, Variant untagged) : number_(number) {
+    game_.first_line = line;
+    current_ = game_.start = game_.start.with_variant(untagged);
+  }
 
   bool in_movetext() const { return in_movetext_; }
 
@@ -268,7 +271,7 @@ class GameBuilder {
 
 }  // namespace
 
-std::vector<PdnGameOrError> read_pdn(std::string_view text) {
+std::vector<PdnGameOrError> read_pdn(std::string_view text, Variant untagged) {
   std::vector<PdnGameOrError> games;
   std::optional<GameBuilder> game;
   auto finish = [&] {
@@ -278,7 +281,7 @@ std::vector<PdnGameOrError> read_pdn(std::string_view text) {
   Lexer lexer(text);
   while (std::optional<Token> t = lexer.next()) {
     if (game && t->kind == TokenKind::Tag && game->in_movetext()) finish();  // tags open the next game
-    if (!game) game.emplace(static_cast<int>(games.size()) + 1, t->line);
+    if (!game) game.emplace(static_cast<int>(games.size()) + 1, t->line, untagged);
     switch (t->kind) {
       case TokenKind::Tag:
         game->add_tag(*t);

@@ -31,6 +31,8 @@ ApiState::ApiState(ApiConfig c)
   }
 }
 
+Variant ApiState::default_variant() const { return engines.front()->options().variant(); }
+
 Result<std::string> ApiState::lookup(const Json& body) {
   std::lock_guard lock(mutex);
   const Result<SessionStore::Found> f = sessions.find(body);

@@ -45,6 +45,9 @@ struct ApiState {
   SearchQueue queue;  // before the engines: their last done callbacks release slots
   std::vector<std::unique_ptr<Engine>> engines;  // one per slot of the queue
 
+  // The game of a new session that names none: the engines' `variant` option (`damas serve
+  // --variant russian`), set before requests arrive like every option.
+  Variant default_variant() const;
   // The id of the body's session (takes the mutex), or why there is none.
   Result<std::string> lookup(const Json& body);
   // Asks the analysis of this generation to stop, without waiting (mutex held).

@@ -25,11 +25,13 @@ Answer add_session(ApiState& state, Game game, const GameSettings& settings) {
 Answer op_new(ApiState& state, const Json& body) {
   const Result<GameSettings> settings = game_settings(body, state.config.default_move_seconds);
   if (!settings) return settings.error();
+  const Result<Variant> variant = variant_field(body, state.default_variant());
+  if (!variant) return variant.error();
   const Result<std::string> fen = string_field(body, "fen", std::string(kStartFen));
   if (!fen) return fen.error();
   const Expected<Position> start = parse_fen(*fen);
   if (!start) return unprocessable("bad FEN: " + start.error());
-  return add_session(state, Game(*start, settings->rules), *settings);
+  return add_session(state, Game(start->with_variant(*variant), settings->rules), *settings);
 }
 
 Answer op_load_pdn(ApiState& state, const Json& body) {
@@ -37,7 +39,10 @@ Answer op_load_pdn(ApiState& state, const Json& body) {
   if (!settings) return settings.error();
   const Result<std::string> text = string_field(body, "pdn", std::nullopt);
   if (!text) return text.error();
-  const std::vector<PdnGameOrError> games = read_pdn(*text);
+  // The game's GameType tag names its variant; `variant` is for a game without one.
+  const Result<Variant> untagged = variant_field(body, state.default_variant());
+  if (!untagged) return untagged.error();
+  const std::vector<PdnGameOrError> games = read_pdn(*text, *untagged);
   if (games.empty()) return unprocessable("no game in the PDN text");
   if (!games.front()) return unprocessable("bad PDN: " + games.front().error());
   if (games.front()->moves.size() > state.config.max_plies) return unprocessable("the game is too long");

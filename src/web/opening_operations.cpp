@@ -24,12 +24,19 @@ Json book_move_json(const Position& p, const book::BookMove& m) {
   return j;
 }
 
+// The book is of one game (Brazilian): a game of another has none.
+std::string no_book_text(Variant v) {
+  return "opening book: none for " + std::string(to_string(v)) + " draughts (the book is " +
+         std::string(to_string(book::kBookVariant)) + ")";
+}
+
 // Read from the engines the sessions share (they hold the same book); no search.
 Json opening_json(const std::string& id, const Position& p, const Engine& engine) {
   Json j = Json::object();
   j.set("session", json_str(id));
-  j.set("book", json_str(engine.book_status().text()));
-  std::optional<book::BookEntry> entry = engine.book_entry(p);
+  const bool its_game = p.variant() == book::kBookVariant;  // another game is never looked up
+  j.set("book", json_str(its_game ? engine.book_status().text() : no_book_text(p.variant())));
+  std::optional<book::BookEntry> entry = its_game ? engine.book_entry(p) : std::nullopt;
   j.set("in_book", json_bool(entry.has_value()));
   Json moves = Json::array();
   Json line = Json::array();

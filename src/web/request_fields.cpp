@@ -67,6 +67,16 @@ Result<GameSettings> game_settings(const Json& body, double default_movetime) {
   return g;
 }
 
+Result<Variant> variant_field(const Json& body, Variant fallback) {
+  const Result<std::string> name = string_field(body, "variant", std::string(to_string(fallback)));
+  if (!name) return name.error();
+  if (const std::optional<Variant> v = parse_variant(*name)) return *v;
+  std::string names;
+  for (const Variant v : kVariants)
+    names += std::string(names.empty() ? "\"" : " or \"") + std::string(to_string(v)) + "\"";
+  return bad_request("unknown variant \"" + *name + "\": variant must be " + names);
+}
+
 Result<SearchLimits> review_limits(const Json& body) {
   SearchLimits limits;
   const Result<double> depth = number_field(body, "depth", 0, 1, 30);

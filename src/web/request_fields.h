@@ -32,6 +32,8 @@ Result<double> number_field(const Json& body, std::string_view key, double fallb
 Result<int> whole_field(const Json& body, std::string_view key, int fallback, int lo, int hi);
 
 Result<GameSettings> game_settings(const Json& body, double default_movetime);
+// The game a new session plays (the rules table's names), or `fallback` when absent.
+Result<Variant> variant_field(const Json& body, Variant fallback);
 // depth (1..30) or movetime (0.01..60 s) per position; depth 10 by default.
 Result<SearchLimits> review_limits(const Json& body);
 

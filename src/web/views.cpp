@@ -90,6 +90,7 @@ Json state_json(const std::string& id, const Session& s) {
   j.set("level", json_str(s.level));
   j.set("human", json_str(color_name(s.human)));
   j.set("movetime", json_num(s.movetime));
+  j.set("variant", json_str(std::string(to_string(s.line.start().variant()))));
   j.set("rules", json_str(std::string(to_string(s.line.draw_rules()))));
   j.set("fen", json_str(to_fen(p)));
   j.set("fen_algebraic", json_str(to_fen(p, FenStyle::Algebraic)));

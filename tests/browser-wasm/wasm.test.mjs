@@ -147,6 +147,17 @@ await test("the endgame databases beside the page: a 4-piece ending is a win at 
   expect(/ score=99\.95 /.test(last), "not the win in 5 plies: " + last);
 });
 
+// Russian draughts in the worker (issue 38): f6 takes e7, is crowned on d8 and goes on over b6 as a
+// king to a5; the Brazilian man would stop on d8 (11x2).
+await test("variant russian: the search plays the Russian capture, Brazilian again after", async () => {
+  const r = await exchange(["set-param name=variant value=russian", "pos pos=W:W11,30:B4,7,9", "level depth=3",
+                            "go think"], "^done");
+  expect(r.matched, "no done");
+  expect(r.seen.some((l) => /^done move=11x13x7x9/.test(l)), "not the Russian capture: " + r.seen.join(" | "));
+  const b = await exchange(["set-param name=variant value=brazilian", "pos pos=W:W11,30:B4,7,9", "go think"], "^done");
+  expect(b.seen.some((l) => /^done move=11x2x7/.test(l)), "not the Brazilian capture: " + b.seen.join(" | "));
+});
+
 await test("no errors in the page's console and no failed request", async () => {
   expect(consoleErrors.length === 0, consoleErrors.join(" | "));
 });

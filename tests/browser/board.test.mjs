@@ -254,6 +254,73 @@ await test("highlighting follows whatever legal moves the API lists (another rul
   expect((await movesText()).length === 0, "a move was sent");
 });
 
+// Russian draughts: the same page, the engine's rules (issue 38).
+async function checkRussianRules() {
+  const s = await state();
+  expect(s.variant === "russian", "variant: " + s.variant);
+  expect((await page.inputValue("#variant")) === "russian", "the game selector says " + (await page.inputValue("#variant")));
+  expect(/^Russian draughts/.test(await page.textContent("#subtitle")), "header: " + (await page.textContent("#subtitle")));
+  // c3 may take d2 alone or d4 and f6: no majority rule, both first landings are offered.
+  await setFen("W:Wc3:Bd2,d4,f6");
+  await click("c3");
+  expect((await marked(".sq.target")) === "e1,e5", "targets of c3: " + (await marked(".sq.target")));
+  await click("e1");
+  await idle();
+  expect((await movesText()).join() === "c3:e1", "the short capture: " + (await movesText()).join());
+  // f6 takes e7, is crowned on d8 and goes on over c7 as a king, to b6 or a5 (a man stops on b6).
+  await setFen("W:Wf6:Be7,c7");
+  await click("f6");
+  await click("d8");
+  expect((await marked(".sq.target")) === "a5,b6", "after d8: " + (await marked(".sq.target")));
+  await click("a5");
+  await idle();
+  expect(await page.$('[data-square="a5"] .piece.white.king') !== null, "no white king on a5");
+  expect((await state()).pdn.includes('[GameType "25"]'), "PDN: " + (await state()).pdn);
+}
+
+await test("a Russian game on the board: ?variant=russian, its captures, the header and the PDN", async () => {
+  await open("mode=two-players&variant=russian");
+  await checkRussianRules();
+  await page.screenshot({ path: join(artefacts, "board-russian.png") });
+  const pdn = (await state()).pdn;
+  const played = (await movesText()).join();
+  // The game selector: a new game in Brazilian, where the majority rule keeps the long capture only.
+  await page.selectOption("#variant", "brazilian");
+  await page.waitForFunction(() => window.damasBoard.state.variant === "brazilian", null, { timeout: 20000 });
+  await idle();
+  expect(/^Brazilian draughts/.test(await page.textContent("#subtitle")), "header: " + (await page.textContent("#subtitle")));
+  await setFen("W:Wc3:Bd2,d4,f6");
+  await click("c3");
+  expect((await marked(".sq.target")) === "e5", "Brazilian targets of c3: " + (await marked(".sq.target")));
+  // A Russian PDN loaded while Brazilian is selected is played by its GameType.
+  await page.fill("#pdn", pdn);
+  await page.click("#pdn-load");
+  await idle();
+  expect((await state()).variant === "russian" && (await page.inputValue("#variant")) === "russian", "the PDN's game");
+  expect((await movesText()).join() === played, "loaded: " + (await movesText()).join() + " vs " + played);
+});
+
+await test("an unknown ?variant= is said and the page plays Brazilian", async () => {
+  await open("mode=two-players&variant=pool");
+  expect((await state()).variant === "brazilian", "variant: " + (await state()).variant);
+  expect(/variant=pool: unknown game/.test(await page.textContent("#message")), "message: " + (await page.textContent("#message")));
+});
+
+async function playRussianToEnd(at) {
+  await open("mode=computer&level=beginner&movetime=0.02&variant=russian", at);
+  let s = await state();
+  for (let ply = 0; ply < 400 && !s.result.over; ply++) {
+    expect(s.variant === "russian" && s.turn === "human", "not my Russian turn: " + s.variant + " " + s.turn);
+    await enter(s.legal[s.legal.length - 1]);
+    s = await state();
+  }
+  expect(s.result.over && s.result.reason.length > 0, "the game did not end with a reason");
+  expect(s.pdn.includes('[GameType "25"]'), "not a Russian PDN");
+}
+await test("a full Russian game against the computer ends with its result", async () => {
+  await playRussianToEnd(base);
+});
+
 for (const level of ["beginner", "easy", "medium", "hard", "full"]) {
   await test(`a full game against the computer at ${level} ends with its result`, async () => {
     await open(`mode=computer&level=${level}&movetime=0.02`);
@@ -658,6 +725,12 @@ if (webDir) {
     await page.waitForSelector("#review-line:not([hidden])");
     await page.click("#line-forward");
     expect(/Best line: 1 of/.test(await statusText()), "status: " + (await statusText()));
+  });
+  await test("the in-browser engine plays Russian: its captures, and a full game", async () => {
+    await open("mode=two-players&variant=russian", at);
+    await checkRussianRules();
+    expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
+    await playRussianToEnd(at);
   });
   await test("the in-browser engine gives hints and analysis lines", async () => {
     await open("mode=two-players", at);

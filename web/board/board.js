@@ -1,9 +1,10 @@
 // The damas board page: draws the position the API describes and sends it the moves entered.
 // It knows no rules: legal moves, their landing squares, results and notation come from the API
 // (POST /api/<op> on `damas serve`, or the same API in the WebAssembly worker).
-// URL options: ?movetime=S (seconds per computer move), ?engine=browser|server, ?board=brazilian|filipino.
+// URL options: ?movetime=S (seconds per computer move), ?engine=browser|server, ?board=brazilian|filipino,
+// ?variant=brazilian|russian (the game: its rules are the engine's, as everything else).
 // This module holds the page's state (one object, handed to every module) and wires the controls.
-import { browserCanRun, enginesHere, serverTransport } from "./transport.js";
+import { browserCanRun, enginesHere, serverTransport, showMessage } from "./transport.js";
 import { buildBoard, render } from "./draw.js";
 import { onKey, onSquare } from "./input.js";
 import * as game from "./game.js";
@@ -62,7 +63,7 @@ function wireGame() {
   click("hint", () => game.hint(app));
   click("computer-move", () => game.computerMove(app));
   click("flip", () => { app.view.flipped = !app.view.flipped; drawBoard(); });
-  for (const id of ["mode", "level", "rules"]) change(id, () => game.newGame(app));
+  for (const id of ["variant", "mode", "level", "rules"]) change(id, () => game.newGame(app));
   change("human", () => {
     app.view.flipped = $("human").value === "black";
     drawBoard();
@@ -123,6 +124,12 @@ function wireSettings() {
   });
 }
 
+// Says text once the requests in flight are answered (each answer clears the message line).
+async function sayWhenAnswered(text) {
+  while (app.busy > 0) await new Promise((done) => setTimeout(done, 20));
+  showMessage(text);
+}
+
 async function main() {
   document.body.dataset.busy = "0";
   const params = new URLSearchParams(location.search);
@@ -131,6 +138,7 @@ async function main() {
   settings.chooseEngine(app, here, params);
   if (params.get("mode")) $("mode").value = params.get("mode");
   if (params.get("level")) $("level").value = params.get("level");
+  const variantProblem = settings.chooseVariant(params);
   app.view.style = settings.initialStyle(params);
   settings.showStyle(app.view.style);
   reviewPanel.setReviewing(false);
@@ -141,6 +149,7 @@ async function main() {
   wireReviewAndPuzzles();
   wireSettings();
   await game.newGame(app);
+  if (variantProblem) await sayWhenAnswered(variantProblem);
   document.body.dataset.ready = "1";
 }
 

@@ -8,6 +8,16 @@ import { shown } from "./layout.js";
 const $ = (id) => document.getElementById(id);
 const RULES_NAMES = { seed: "seed (80 plies)", fmjd64: "lidraughts (FMJD-64)" };
 
+// The game the session plays, as the API names it, in the header and the window's title.
+function showVariant(variant) {
+  const option = $("variant").querySelector(`option[value="${variant}"]`);
+  const name = option ? option.textContent : variant;
+  $("variant").value = variant;
+  $("subtitle").textContent = name + ": play and analyse";
+  document.title = "damas: " + name + " board";
+  document.body.dataset.variant = variant;
+}
+
 function run(hooks) { for (const f of hooks) f(); }
 
 // Draws the panels that follow the game again (the move list, the review).
@@ -30,6 +40,7 @@ export function update(app, s) {
   app.line = null;
   $("hint-text").textContent = "";
   $("fen").value = s.fen;
+  showVariant(s.variant);
   $("mode").value = s.mode;
   $("level").value = s.level;
   $("rules").value = s.rules;
@@ -39,9 +50,11 @@ export function update(app, s) {
   redraw(app);
 }
 
-// The settings of a new game, from the controls (and ?movetime=S).
+// The settings of a new game, from the controls (and ?movetime=S). The variant is also that of a
+// PDN without a GameType tag (a tagged game is played by its own).
 function settings() {
-  const s = { mode: $("mode").value, level: $("level").value, human: $("human").value, rules: $("rules").value };
+  const s = { variant: $("variant").value, mode: $("mode").value, level: $("level").value, human: $("human").value,
+              rules: $("rules").value };
   const mt = Number(new URLSearchParams(location.search).get("movetime"));
   if (mt > 0) s.movetime = mt;
   return s;

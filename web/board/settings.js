@@ -1,5 +1,6 @@
 // The page's own settings: the board style (Brazilian, or the mirrored Filipino board, kept in
-// localStorage "damas.board") and where the engine runs (the server or this browser).
+// localStorage "damas.board"), where the engine runs (the server or this browser) and the game
+// the address asks for.
 import { browserTransport, serverTransport, showMessage } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,16 @@ export function setBoardStyle(app, style) {
   app.view.style = style === "filipino" ? "filipino" : "brazilian";
   try { localStorage.setItem(STYLE_KEY, app.view.style); } catch (e) { /* not kept: this page only */ }
   showStyle(app.view.style);
+}
+
+// The game ?variant= asks for, chosen in the game selector (the API's variant names); what is
+// wrong with it, or null (an unknown one leaves the selector as it is).
+export function chooseVariant(params) {
+  const wanted = params.get("variant");
+  const names = [...$("variant").options].map((o) => o.value);
+  if (!wanted || !names.includes(wanted)) return wanted ? `?variant=${wanted}: unknown game (${names.join(", ")})` : null;
+  $("variant").value = wanted;
+  return null;
 }
 
 // The transport the engine selector asks for, or null (with the selector put back) where it

@@ -2,7 +2,8 @@
 //
 // Accepted: several games per file; tag pairs [Name "value"] (\" and \\ escapes); a FEN tag in
 // numeric or algebraic squares (also lidraughts' with its ":H0:F1" counters); a GameType tag "25"
-// makes the game Russian (start and moves by Russian rules), any other Brazilian; move numbers
+// makes the game Russian (start and moves by Russian rules), any other Brazilian (none: the
+// variant the caller gives, Brazilian by default); move numbers
 // ("12." "12..." also glued to the move, "12.c3-d4"); numeric moves (Hub form "18x11x15" with
 // captured squares, or PDN form "27x18x9" with landing squares), algebraic moves ("c3-d4",
 // "c3:e5", "c3xe5"); move strength marks (! ? !? ...) and NAGs ($3); comments {...} and ;... to
@@ -40,6 +41,7 @@ struct PdnGame {
 // a move is at fault.
 using PdnGameOrError = Expected<PdnGame>;
 
-std::vector<PdnGameOrError> read_pdn(std::string_view text);
+// A game without a GameType tag is played by `untagged` (the board's choice of game).
+std::vector<PdnGameOrError> read_pdn(std::string_view text, Variant untagged = Variant::Brazilian);
 
 }  // namespace damas

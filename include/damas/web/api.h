@@ -5,8 +5,10 @@
 // API speaks positions and moves, never rules: the page asks for the legal moves of the position
 // on the board (with their landing squares, for entering a capture square by square) and for the
 // position after a move. Operations (protocol/web-api.md has the fields):
-//   new          {fen?, mode?: "computer"|"two-players", level?, human?: "white"|"black", movetime?}
-//   load-pdn     {pdn, mode?, level?, human?, movetime?}  the first game of the text, at its end
+//   new          {variant?: "brazilian"|"russian", fen?, mode?: "computer"|"two-players", level?,
+//                 human?: "white"|"black", movetime?}
+//   load-pdn     {pdn, variant?, mode?, level?, human?, movetime?}  the first game of the text, at its
+//                end; its GameType tag names its variant
 //   state        {session}
 //   move         {session, move}        algebraic ("c3-d4", "c3:e5:c7") or numeric ("22x13x18")
 //   undo         {session}              one ply; against the computer back to the person's turn
@@ -21,7 +23,7 @@
 //   review-step  {session}              searches one more position; the review once finished
 //   review-cancel {session}, review {session}, review-line {session, ply}  (the best line's positions)
 //   stats        {}                     the load: sessions, searches running and waiting, longest wait
-// Answers carry the session's state (position, FEN, legal moves, move list, result, PDN). A bad
+// Answers carry the session's state (variant, position, FEN, legal moves, move list, result, PDN). A bad
 // request (malformed JSON, unknown op or session, bad field, illegal move, oversized body, too
 // many sessions, game over) is {"error": "...", "status": N} with that HTTP status, and changes
 // nothing. The sessions share a few engines through a SearchQueue (web/search_queue.h): at most
