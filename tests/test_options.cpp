@@ -79,7 +79,7 @@ TEST_CASE("options: every default is a value its own option accepts", "[options]
 
 TEST_CASE("options: every tuning knob defaults to its SearchTuning field", "[options]") {
   const std::vector<const OptionSpec*> all = knobs();
-  REQUIRE(all.size() == 9);
+  REQUIRE(all.size() == 8);
   const SearchTuning defaults;
   const SearchTuning from_options = Options{}.tuning();
   for (const OptionSpec* spec : all) {

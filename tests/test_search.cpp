@@ -280,20 +280,6 @@ TEST_CASE("search: time-use is an engine option, 100 percent by default", "[sear
   CHECK(!engine->set_option(std::string(option::kTimeUse), "1.5").has_value());
 }
 
-TEST_CASE("search: time-score-drop is a switch of the engine, off by default", "[search]") {
-  auto engine = small_engine();
-  CHECK(!engine->options().get_bool(option::kTimeScoreDrop));
-  CHECK(!engine->set_option(std::string(option::kTimeScoreDrop), "often").has_value());
-  REQUIRE(engine->set_option(std::string(option::kTimeScoreDrop), "true").has_value());
-  CHECK(engine->options().get_bool(option::kTimeScoreDrop));
-  // With a clock the search still answers with a legal move.
-  SearchLimits limits;
-  limits.time = 0.5;
-  const SearchResult r = engine->search(limits);
-  CHECK(!r.best.is_null());
-  CHECK(r.depth >= 1);
-}
-
 TEST_CASE("search: weak levels stay legal and reasonable", "[search]") {
   for (const char* level : {"beginner", "easy", "medium", "hard"}) {
     auto engine = small_engine();

@@ -65,7 +65,7 @@ TEST_CASE("option lists are checked against the registry", "[selfplay]") {
   CHECK_FALSE(parse_option_list("level").has_value());
   CHECK_FALSE(parse_option_list("=hard").has_value());
   // The selective-search switches, as in `damas selfplay --a "lmr=false"`.
-  CHECK(parse_option_list("lmr=false probcut=false time-score-drop=true").has_value());
+  CHECK(parse_option_list("lmr=false probcut=false time-use=150").has_value());
   CHECK(parse_option_list("lmr=true,threat-extension=true").has_value());
   CHECK_FALSE(parse_option_list("lmr=no").has_value());
 }

@@ -82,28 +82,3 @@ TEST_CASE("timeman: more moves to go means less time per move", "[timeman]") {
   with_inc.increment = 2;
   CHECK(*plan_time(with_inc, 0.03, 24).soft > *plan_time(many, 0.03, 24).soft);
 }
-
-TEST_CASE("timeman: a falling score asks for more time, up to the hard budget", "[timeman]") {
-  SearchLimits l;
-  l.time = 60;
-  const TimeBudget b = plan_time(l, 0.03, 24);
-  REQUIRE(b.soft);
-  REQUIRE(b.hard);
-  const double plain = adjust_soft(b, 0, 0);
-  CHECK(adjust_soft(b, 0, 0, kScoreDropStart - 1) == Approx(plain));
-  CHECK(adjust_soft(b, 0, 0, kScoreDropStart) == Approx(plain));
-  const double half = adjust_soft(b, 0, 0, (kScoreDropStart + kScoreDropFull) / 2);
-  const double full = adjust_soft(b, 0, 0, kScoreDropFull);
-  CHECK(half > plain);
-  CHECK(full > half);
-  CHECK(full == Approx(std::min(plain * kScoreDropMaxFactor, *b.hard)));
-  CHECK(adjust_soft(b, 0, 0, 10 * kScoreDropFull) == Approx(full));
-  CHECK(adjust_soft(b, 4, 0, 10 * kScoreDropFull) <= *b.hard);
-  // A stable best move still saves time, less when the score falls.
-  CHECK(adjust_soft(b, 0, 6, kScoreDropFull) > adjust_soft(b, 0, 6));
-  // Fixed move time: used in full whatever the score does.
-  SearchLimits fixed;
-  fixed.move_time = 2.0;
-  const TimeBudget f = plan_time(fixed, 0.05, 24);
-  CHECK(adjust_soft(f, 0, 0, kScoreDropFull) == Approx(1.95));
-}

@@ -123,8 +123,6 @@ std::vector<OptionSpec> tuning_knobs() {
           "time: percent of the planned time per move the search may use before it stops deepening"),
       knob(option::kAspirationDelta, &T::aspiration_delta, 5, 400,
            "search: half width of the first aspiration window at the root, in hundredths of a man"),
-      knob(option::kTimeScoreDrop, &T::time_score_drop,
-           "time management: search longer when the score falls as the search goes deeper"),
   };
 }
 

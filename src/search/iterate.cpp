@@ -136,8 +136,8 @@ void Worker::iterate() {
   }
 }
 
-// Between iterations of the main thread: the clock (stretched by a changing best move and, with
-// time_score_drop, a falling score) and a mate inside the horizon say whether to go on.
+// Between iterations of the main thread: the clock (stretched by a changing best move) and a mate
+// inside the horizon say whether to go on.
 bool Worker::worth_another_iteration(int depth, IterationTrack& track) {
   const RootMove& best = root_moves_[0];
   if (best.move == track.last_best) {
@@ -147,13 +147,9 @@ bool Worker::worth_another_iteration(int depth, IterationTrack& track) {
     track.stable = 0;
     track.last_best = best.move;
   }
-  const bool decisive = is_win_score(best.score) || is_loss_score(best.score);
-  const int drop =
-      request_.tuning.time_score_drop && track.peak != kNoScore && !decisive ? track.peak - best.score : 0;
-  if (!decisive) track.peak = track.peak == kNoScore ? best.score : std::max(track.peak, best.score);
   const bool pondering = shared_.control.pondering.load(std::memory_order_relaxed);
   if (!pondering && shared_.budget.soft && !shared_.budget.fixed) {
-    const double soft = adjust_soft(shared_.budget, track.best_changes, track.stable, std::max(drop, 0));
+    const double soft = adjust_soft(shared_.budget, track.best_changes, track.stable);
     if (shared_.seconds_on_clock() >= soft * 0.6) return false;
   }
   // A mate within the horizon: deeper search cannot change it.

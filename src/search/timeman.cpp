@@ -41,16 +41,11 @@ TimeBudget scale_soft(TimeBudget b, double factor) {
   return b;
 }
 
-double adjust_soft(const TimeBudget& b, int best_move_changes, int stable_iterations, int score_drop) {
+double adjust_soft(const TimeBudget& b, int best_move_changes, int stable_iterations) {
   if (b.fixed || !b.soft) return b.soft.value_or(0);
   double factor = 1.0;
   if (best_move_changes > 0) factor = 1.0 + 0.35 * std::min(best_move_changes, 4);
   else if (stable_iterations >= 4) factor = 0.7;
-  if (score_drop >= kScoreDropStart) {
-    const double share = static_cast<double>(std::min(score_drop, kScoreDropFull) - kScoreDropStart) /
-                         (kScoreDropFull - kScoreDropStart);
-    factor *= 1.0 + (kScoreDropMaxFactor - 1.0) * share;
-  }
   double soft = b.soft.value_or(0) * factor;
   if (b.hard) soft = std::min(soft, *b.hard);
   return soft;

@@ -80,8 +80,7 @@ class Worker {
   struct IterationTrack {
     Move last_best = kNullMove;
     int best_changes = 0;
-    int stable = 0;         // iterations since the best move last changed
-    Score peak = kNoScore;  // best root score of the completed iterations (not a win or loss)
+    int stable = 0;  // iterations since the best move last changed
   };
 
   // Iterative deepening (iterate.cpp).

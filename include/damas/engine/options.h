@@ -103,7 +103,6 @@ inline constexpr std::string_view kSmpDeepestThread = "smp-deepest-thread";
 inline constexpr std::string_view kLmrDivisor = "lmr-divisor";  // hundredths: 180 = 1.8
 inline constexpr std::string_view kTimeUse = "time-use";        // percent: 100 = as planned
 inline constexpr std::string_view kAspirationDelta = "aspiration-delta";
-inline constexpr std::string_view kTimeScoreDrop = "time-score-drop";
 }  // namespace option
 
 }  // namespace damas

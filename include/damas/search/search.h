@@ -54,9 +54,6 @@ struct SearchTuning {
   bool smp_skip_depths = true;
   // Lazy SMP: the move played is that of the thread with the deepest completed iteration.
   bool smp_deepest_thread = true;
-  // Time management: a root score that falls below the best of the earlier iterations (by
-  // kScoreDropStart hundredths or more, timeman.h) lets the search go on longer.
-  bool time_score_drop = false;
   // Time management: the soft budget of a clock times this (1 = as planned by plan_time).
   double time_use = 1.0;
 };

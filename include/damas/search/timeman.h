@@ -25,20 +25,11 @@ struct TimeBudget {
 TimeBudget plan_time(const SearchLimits& limits, double move_overhead_seconds, int pieces);
 
 // Scales the soft budget after an iteration: an unstable best move asks for more time, a stable
-// one for less, and so does a score that fell as the search went deeper: `score_drop`, in
-// hundredths of a man below the best score of the earlier iterations (0: not used). Never exceeds
-// the hard budget.
-double adjust_soft(const TimeBudget& b, int best_move_changes, int stable_iterations, int score_drop = 0);
+// one for less. Never exceeds the hard budget.
+double adjust_soft(const TimeBudget& b, int best_move_changes, int stable_iterations);
 
 // The soft budget of a clock scaled by `factor` (the option time-use), never past the hard one; a
 // fixed move time and no limit are left as they are.
 TimeBudget scale_soft(TimeBudget b, double factor);
-
-// From a fall of kScoreDropStart hundredths the soft budget grows, up to kScoreDropMaxFactor at
-// kScoreDropFull and beyond.
-inline constexpr int kScoreDropStart = 20;
-inline constexpr int kScoreDropFull = 60;
-inline constexpr double kScoreDropMaxFactor = 1.6;
-static_assert(kScoreDropStart > 0 && kScoreDropStart < kScoreDropFull && kScoreDropMaxFactor > 1);
 
 }  // namespace damas
