@@ -256,7 +256,7 @@ TEST_CASE("safety mine: a tiny run is deterministic and idempotent", "[safety]")
   for (const MinePair& pair : *pairs) CHECK(pair.plies > 0);
   CHECK(!first.positions.empty());  // at 4000 nodes a move the engine walks into shots
   Engine engine;
-  REQUIRE(configure_in_process_engine(engine, config.engine, DrawRules::Seed));
+  REQUIRE(configure_in_process_engine(engine, config.engine, DrawRules::Seed, Variant::Brazilian));
   for (const SafetyPosition& s : first.positions) {
     CHECK(loses_a_man(s.best.score, s.refuted.front().score));
     CHECK(says(s.source, "game "));

@@ -5,6 +5,7 @@
 
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/engine/options.h"
 #include "damas/match/selfplay.h"
 #include "strict_pdn.h"
 
@@ -301,4 +302,21 @@ TEST_CASE("selfplay (russian): an option list or opening of another game is refu
   r = run_match(config);
   REQUIRE_FALSE(r.has_value());
   CHECK_THAT(r.error(), Catch::Contains("opening 1 is a position of brazilian"));
+}
+
+TEST_CASE("an in-process engine plays the referee's game, and an option list of another is refused",
+          "[selfplay][russian]") {
+  // The tools that play Brazilian only (safety, egdb convert) refuse variant=russian rather than
+  // playing Brazilian under it.
+  Engine engine;
+  const Expected<OptionList> russian = parse_option_list("variant=russian level=hard");
+  REQUIRE(russian.has_value());
+  const Status refused = configure_in_process_engine(engine, *russian, DrawRules::Seed, Variant::Brazilian);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK_THAT(refused.error(), Catch::Contains("variant=russian contradicts the game played, brazilian"));
+  // The game is set even when the list does not name it.
+  REQUIRE(configure_in_process_engine(engine, {}, DrawRules::Seed, Variant::Russian).has_value());
+  CHECK(engine.options().variant() == Variant::Russian);
+  REQUIRE(configure_in_process_engine(engine, *russian, DrawRules::Fmjd64, Variant::Russian).has_value());
+  CHECK(engine.options().get(option::kLevel) == "hard");
 }

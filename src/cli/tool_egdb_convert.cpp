@@ -210,12 +210,12 @@ int egdb_convert_main(const Args& args) {
   ProgressLine line(stderr, isatty(STDERR_FILENO) != 0);
   const auto work = [&] {
     Engine winner, loser;
-    if (Status s = configure_in_process_engine(winner, *both, *rules); !s) {
+    if (Status s = configure_in_process_engine(winner, *both, *rules, Variant::Brazilian); !s) {
       const std::lock_guard lock(print);
       setup_error = "--engine: " + s.error();
       return;
     }
-    if (Status s = configure_in_process_engine(loser, defender, *rules); !s) {
+    if (Status s = configure_in_process_engine(loser, defender, *rules, Variant::Brazilian); !s) {
       const std::lock_guard lock(print);
       setup_error = "--defender: " + s.error();
       return;

@@ -60,7 +60,7 @@ int check_command(const Args& args) {
   const std::uint64_t nodes = vm["nodes"].as<std::uint64_t>();
   if (nodes == 0) return fail("check", "--nodes must be positive");
   Engine engine;
-  if (Status s = configure_in_process_engine(engine, *options, DrawRules::Seed); !s)
+  if (Status s = configure_in_process_engine(engine, *options, DrawRules::Seed, Variant::Brazilian); !s)
     return fail("check", s.error());
   if (Status s = engine.set_option(option::kThreads, "1"); !s) return fail("check", s.error());
   const bool replay = vm["replay"].as<bool>();

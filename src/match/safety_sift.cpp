@@ -117,7 +117,7 @@ Expected<std::vector<SiftReport>> sift_games(const SiftConfig& config, const std
   auto worker = [&]() {
     Engine engine;
     SafetyVerifier verifier(config.nodes * static_cast<std::uint64_t>(config.deep_factor));
-    Status ready = configure_in_process_engine(engine, config.engine, DrawRules::Seed);
+    Status ready = configure_in_process_engine(engine, config.engine, DrawRules::Seed, Variant::Brazilian);
     if (ready) ready = engine.set_option(option::kThreads, "1");
     if (ready) ready = verifier.configure(config.engine);
     if (!ready) {

@@ -11,7 +11,8 @@ namespace damas {
 
 Status SafetyVerifier::configure(const OptionList& options) {
   for (Engine* engine : {&deep_, &pruning_free_}) {
-    if (Status s = configure_in_process_engine(*engine, options, DrawRules::Seed); !s) return s;
+    if (Status s = configure_in_process_engine(*engine, options, DrawRules::Seed, Variant::Brazilian); !s)
+      return s;
     if (Status s = engine->set_option(option::kThreads, "1"); !s) return s;
   }
   for (std::string_view knob : {option::kProbCut, option::kLmr})

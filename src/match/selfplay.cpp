@@ -64,7 +64,10 @@ Pentanomial MatchResult::pentanomial() const {
   return p;
 }
 
-Status configure_in_process_engine(Engine& engine, const OptionList& options, DrawRules rules) {
+Status configure_in_process_engine(Engine& engine, const OptionList& options, DrawRules rules, Variant game) {
+  // An engine told another game would search moves the referee refuses.
+  if (Status s = check_variant_option(options, game); !s) return s;
+  if (Status s = engine.set_option(option::kVariant, to_string(game)); !s) return s;
   // In-process games have no communication delay to keep time back for: without this a
   // --movetime of 20 ms would leave the default 30 ms overhead a 1 ms search. An explicit
   // move-overhead in the option list still wins (it is set after). The opening book is off unless
@@ -133,7 +136,7 @@ Expected<MatchResult> run_match(const MatchConfig& config, const GameCallback& o
   if (Status s = check_openings_variant(config.openings, config.variant); !s) return Error{s.error()};
   for (const auto& [who, options] : {std::pair{"A", &config.options_a}, std::pair{"B", &config.options_b}})
     if (Status s = check_variant_option(*options, config.variant); !s)
-      return Error{std::string("engine ") + who + ": " + s.error() + " (--variant sets the game of both)"};
+      return Error{std::string("engine ") + who + ": " + s.error() + " (the match sets the game of both)"};
   const int total = config.games > 0 ? config.games : 2 * static_cast<int>(config.openings.size());
 
   MatchResult result;
@@ -152,9 +155,9 @@ Expected<MatchResult> run_match(const MatchConfig& config, const GameCallback& o
   auto worker = [&]() {
     Engine a;
     Engine b;
-    if (Status s = configure_in_process_engine(a, config.options_a, config.draw_rules); !s)
+    if (Status s = configure_in_process_engine(a, config.options_a, config.draw_rules, config.variant); !s)
       return fail("engine A: " + s.error());
-    if (Status s = configure_in_process_engine(b, config.options_b, config.draw_rules); !s)
+    if (Status s = configure_in_process_engine(b, config.options_b, config.draw_rules, config.variant); !s)
       return fail("engine B: " + s.error());
     for (int i = next++; i < total && !failed; i = next++) {
       Expected<GameRecord> record = play_game(config, i, a, b);

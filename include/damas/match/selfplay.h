@@ -73,9 +73,10 @@ struct MatchResult {
 // Called after each finished game (from a worker thread, serialised by the runner).
 using GameCallback = std::function<void(const GameRecord&, const MatchResult& so_far)>;
 
-// An engine playing in this process under a referee: no move overhead (no communication delay to
-// keep time back for), the referee's draw laws, then `options` in order (they may override both).
-Status configure_in_process_engine(Engine& engine, const OptionList& options, DrawRules rules);
+// An engine playing in this process under a referee: the referee's game (`options` naming another
+// variant are an error), no move overhead (no communication delay to keep time back for), the
+// referee's draw laws, then `options` in order (they may override the last two).
+Status configure_in_process_engine(Engine& engine, const OptionList& options, DrawRules rules, Variant game);
 
 // Plays the match. An engine that refuses an option or returns an illegal move is an error.
 Expected<MatchResult> run_match(const MatchConfig& config, const GameCallback& on_game = {});
