@@ -95,12 +95,11 @@ void walk_captures(const Position& p, MoveList& out) {
   while (jumpers) gen.from_man(pop_lowest(jumpers));
 }
 
-// The one place where the variant becomes a template argument: only captures differ, so the quiet
-// moves and the callers keep the shape (and the inlining) they have without variants.
+// Only captures differ between variants, so the quiet moves and the callers keep the shape (and
+// the inlining) they have without variants.
 template <Color C>
 void generate_captures(const Position& p, MoveList& out) {
-  if (p.variant() == Variant::Russian) walk_captures<Variant::Russian, C>(p, out);
-  else walk_captures<Variant::Brazilian, C>(p, out);
+  visit_variant(p.variant(), [&](auto v) { walk_captures<decltype(v)::value, C>(p, out); });
 }
 
 // ---- Quiet moves -----------------------------------------------------------------------------

@@ -331,8 +331,7 @@ std::vector<std::vector<Square>> capture_routes(const Position& p, const Move& m
   std::vector<std::vector<Square>> routes;
   if (!m.is_capture()) return routes;
   RoutesOf visitor(m, routes);
-  if (p.variant() == Variant::Russian) walk_routes<Variant::Russian>(p, m, visitor);
-  else walk_routes<Variant::Brazilian>(p, m, visitor);
+  visit_variant(p.variant(), [&](auto v) { walk_routes<decltype(v)::value>(p, m, visitor); });
   return routes;
 }
 

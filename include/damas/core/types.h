@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 namespace damas {
 
@@ -16,6 +17,22 @@ enum class Variant : std::uint8_t { Brazilian = 0, Russian = 1 };
 inline constexpr int kVariantCount = 2;
 // Every variant once, for the lists derived from it (--variant, the Hub `variant` values).
 inline constexpr Variant kVariants[kVariantCount] = {Variant::Brazilian, Variant::Russian};
+
+// A variant as a compile-time constant, for the code that makes its rules template arguments.
+template <Variant V>
+using VariantConstant = std::integral_constant<Variant, V>;
+// Calls f(VariantConstant<v>{}): the one place a variant read at run time becomes a template
+// argument (a variant missing from the switch is a -Wswitch warning).
+template <typename F>
+constexpr decltype(auto) visit_variant(Variant v, F&& f) {
+  switch (v) {
+    case Variant::Russian:
+      return f(VariantConstant<Variant::Russian>{});
+    case Variant::Brazilian:
+      break;
+  }
+  return f(VariantConstant<Variant::Brazilian>{});
+}
 
 namespace rules {
 // The board and the men, the same in every variant.
