@@ -113,8 +113,16 @@ async function open(query, at = base) {
 const click = (square) => page.click(`[data-square="${square}"]`);
 // Enters a move the way a person does: the piece, then each landing square.
 async function enter(move, route = move.routes[0]) {
+  const before = await page.evaluate(() => window.damasBoard.state?.moves?.length ?? -1);
   await click(move.from);
-  for (const sq of route) await click(sq);
+  for (const sq of route) {
+    // The board plays a move as soon as the squares entered name it alone (legal.js): the rest of
+    // its route is not clicked, as the position (or the game's end banner) is already another.
+    const played = await page.evaluate((n) => document.body.dataset.busy === "1" ||
+                                              (window.damasBoard.state?.moves?.length ?? -1) !== n, before);
+    if (played) break;
+    await click(sq);
+  }
   await idle();
 }
 async function movesText() {
