@@ -284,3 +284,15 @@ TEST_CASE("notation: lidraughts' FENs with their :H0:F1 counters read like the p
   CHECK(to_fen(*start) == to_fen(Position::start()));
   CHECK(to_fen(*start).find(":H") == std::string::npos);
 }
+
+TEST_CASE("notation: parse_decimal reads 1 to max_digits digits and nothing else", "[notation]") {
+  CHECK(parse_decimal("0", 2) == 0);
+  CHECK(parse_decimal("32", 2) == 32);
+  CHECK(parse_decimal("007", 3) == 7);
+  CHECK(parse_decimal("123", 2) == -1);  // too long
+  CHECK(parse_decimal("", 2) == -1);
+  CHECK(parse_decimal("-1", 4) == -1);
+  CHECK(parse_decimal("+1", 4) == -1);
+  CHECK(parse_decimal("1 ", 4) == -1);
+  CHECK(parse_decimal("1a", 4) == -1);
+}

@@ -1,7 +1,6 @@
 #include "damas/core/notation.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "damas/core/capture_walker.h"
 #include "damas/core/input_echo.h"
@@ -13,19 +12,10 @@ namespace {
 
 std::string quoted(std::string_view s) { return '"' + echo_input(s) + '"'; }
 
-// Parses a whole decimal number; nullopt-like -1 on failure.
-int parse_small_int(std::string_view s) {
-  if (s.empty() || s.size() > 4) return -1;
-  int v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size()) return -1;
-  return v;
-}
-
 // A counter field of a lidraughts FEN: H (plies counted towards a draw law) or F (move number)
 // and a number.
 bool is_fen_counter(std::string_view field) {
-  return field.size() >= 2 && (field[0] == 'H' || field[0] == 'F') && parse_small_int(field.substr(1)) >= 0;
+  return field.size() >= 2 && (field[0] == 'H' || field[0] == 'F') && parse_decimal(field.substr(1), 4) >= 0;
 }
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
@@ -119,11 +109,11 @@ Expected<Position> parse_fen(std::string_view text) {
         if (!sq) return Error{"FEN: " + sq.error()};
         first = last = square_number(*sq);
       } else if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
-        first = parse_small_int(item.substr(0, dash));
-        last = parse_small_int(item.substr(dash + 1));
+        first = parse_decimal(item.substr(0, dash), 4);
+        last = parse_decimal(item.substr(dash + 1), 4);
         if (first < 1 || last < first || last > 32) return Error{"FEN: bad square range " + quoted(item)};
       } else {
-        first = last = parse_small_int(item);
+        first = last = parse_decimal(item, 4);
         if (first < 1 || first > 32) return Error{"FEN: bad square number " + quoted(item)};
       }
       for (int n = first; n <= last; ++n) {
@@ -239,7 +229,7 @@ Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numberin
   int squares[14];
   if (parts.size() > 14) return Error{"bad move " + quoted(text) + " (too many squares)"};
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const int v = parse_small_int(parts[i]);
+    const int v = parse_decimal(parts[i], 4);
     if (v < 1 || v > 32) return Error{"bad move " + quoted(text) + ": bad square " + quoted(parts[i])};
     squares[i] = from_numbering(v, numbering);
   }
@@ -477,6 +467,12 @@ std::string to_diagram(const Position& p) {
   s += "   a b c d e f g h\n";
   s += p.side_to_move() == Color::White ? "White to move\n" : "Black to move\n";
   return s;
+}
+
+int parse_decimal(std::string_view text, std::size_t max_digits) {
+  int n = text.empty() || text.size() > max_digits ? -1 : 0;
+  for (const char c : text) n = n >= 0 && c >= '0' && c <= '9' ? n * 10 + (c - '0') : -1;
+  return n;
 }
 
 }  // namespace damas

@@ -164,14 +164,6 @@ std::string_view strip_move_decorations(std::string_view w) {
   return w;
 }
 
-// A number of 1 to max_digits decimal digits, or -1.
-int parse_digits(std::string_view text, std::size_t max_digits) {
-  int n = text.empty() || text.size() > max_digits ? -1 : 0;
-  for (const char c : text)
-    n = n >= 0 && std::isdigit(static_cast<unsigned char>(c)) ? n * 10 + (c - '0') : -1;
-  return n;
-}
-
 // Numeric moves: our Hub form lists captured squares ("18x11x15"), PDN's lists landing squares
 // ("27x18x9"). The Hub form's third square is a piece taken, the route's a square landed on (empty
 // before the move), so at most one reading is legal, in either game.
@@ -185,7 +177,7 @@ Expected<Move> parse_pdn_move(const Position& p, std::string_view text) {
     std::size_t end = text.find('x', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view part = text.substr(start, end - start);
-    const int n = parse_digits(part, 2);
+    const int n = parse_decimal(part, 2);
     if (n < 1 || n > 32) return hub;
     if (!route.empty()) route += ':';
     route += square_name(square_from_number(n));
@@ -257,7 +249,7 @@ class GameBuilder {
   // GameType "25" (or "25,W,8,8,N2,0") is Russian; other types keep Brazilian, as before
   // variants. Tags come before the moves, so the start is all there is to change.
   void set_variant(std::string_view game_type) {
-    const int n = parse_digits(game_type.substr(0, game_type.find(',')), 3);
+    const int n = parse_decimal(game_type.substr(0, game_type.find(',')), 3);
     const Variant v = variant_of_game_type(n).value_or(Variant::Brazilian);
     current_ = game_.start = game_.start.with_variant(v);
   }

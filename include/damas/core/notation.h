@@ -33,6 +33,10 @@ MoveNumbers move_numbers(const Move& m, Numbering n);
 // The numbering named by the `numbering` option's values "standard" and "a1"; nullopt otherwise.
 std::optional<Numbering> parse_numbering(std::string_view name);
 
+// The value of 1 to max_digits decimal digits, or -1 for anything else (empty, a sign, a space):
+// the numbers of FENs, PDN tags and move texts.
+int parse_decimal(std::string_view text, std::size_t max_digits);
+
 // ---- Positions ----
 // PDN FEN, e.g. "W:W21-32:B1-12" or "B:W18,K5:BK29", or with algebraic squares as lidraughts
 // and pydraughts write 8x8 FENs: "B:Wa1,c3,Kd4:Bb6". Ranges are accepted on input (numeric only).
