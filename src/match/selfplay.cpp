@@ -134,9 +134,6 @@ Expected<MatchResult> run_match(const MatchConfig& config, const GameCallback& o
   if (config.games < 0) return Error{"the number of games cannot be negative"};
   if (config.max_plies < 0) return Error{"max plies cannot be negative"};
   if (Status s = check_openings_variant(config.openings, config.variant); !s) return Error{s.error()};
-  for (const auto& [who, options] : {std::pair{"A", &config.options_a}, std::pair{"B", &config.options_b}})
-    if (Status s = check_variant_option(*options, config.variant); !s)
-      return Error{std::string("engine ") + who + ": " + s.error() + " (the match sets the game of both)"};
   const int total = config.games > 0 ? config.games : 2 * static_cast<int>(config.openings.size());
 
   MatchResult result;
