@@ -183,12 +183,69 @@ TEST_CASE("corrupt, truncated and wrong-version learned weights are refused", "[
   refused(std::vector<unsigned char>(good.begin(), good.end() - 1), "truncated");
   refused(std::vector<unsigned char>(good.begin(), good.begin() + 20), "truncated");
   std::vector<unsigned char> version = good;
-  version[8] = 2;
-  refused(version, "version 2");
+  version[8] = 9;
+  refused(version, "version 9");
   std::vector<unsigned char> shape = good;
   shape[16] = 32;
   refused(shape, "shape");
   refused({'h', 'e', 'l', 'l', 'o'}, "not a damas learned-weights file");
+}
+
+TEST_CASE("learned weights: a network names the game it was trained for", "[learned][russian]") {
+  LearnedWeights russian = synthetic_weights();
+  russian.variant = Variant::Russian;
+  std::vector<unsigned char> bytes = learned_weights_to_bytes(russian);
+  CHECK(bytes[32] == 25);  // PDN GameType 25
+  const Expected<LearnedWeights> back = parse_learned_weights(bytes);
+  REQUIRE(back.has_value());
+  CHECK(back->variant == Variant::Russian);
+  CHECK(learned_weights_to_bytes(*back) == bytes);
+  // The game is inside the checksum: a file relabelled Brazilian is refused.
+  bytes[32] = 26;
+  const Expected<LearnedWeights> relabelled = parse_learned_weights(bytes, "w.dnn");
+  REQUIRE_FALSE(relabelled.has_value());
+  CHECK_THAT(relabelled.error(), Catch::Contains("checksum"));
+  bytes[32] = 20;
+  const Expected<LearnedWeights> unknown = parse_learned_weights(bytes, "w.dnn");
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK_THAT(unknown.error(), Catch::Contains("unknown game (PDN GameType 20)"));
+  // Version 1 files (generations 1 to 3) name no game: they are Brazilian.
+  const Expected<LearnedWeights> gen2 =
+      load_learned_weights(std::string(DAMAS_SOURCE_DIR) + "/trainer/weights/gen2.dnn");
+  REQUIRE(gen2.has_value());
+  CHECK(gen2->variant == Variant::Brazilian);
+}
+
+TEST_CASE("eval-file: a network of another game than the engine's is refused", "[learned][engine][russian]") {
+  const std::string path = "test_learned_russian.dnn";
+  LearnedWeights russian = synthetic_weights();
+  russian.variant = Variant::Russian;
+  write_bytes(path, learned_weights_to_bytes(russian));
+  Engine engine;
+  const Status brazilian_game = engine.set_option("eval-file", path);
+  REQUIRE_FALSE(brazilian_game);
+  CHECK_THAT(brazilian_game.error(),
+             Catch::Contains("holds a network for russian draughts, and the game is brazilian"));
+  CHECK(engine.options().get("eval-file").empty());
+  REQUIRE(engine.set_option("variant", "russian"));
+  REQUIRE(engine.set_option("eval-file", path));
+  // Back to Brazilian with a Russian network loaded: refused until eval-file is cleared.
+  const Status back = engine.set_option("variant", "brazilian");
+  REQUIRE_FALSE(back);
+  CHECK_THAT(back.error(),
+             Catch::Contains("holds a network for russian draughts, and the game is brazilian"));
+  CHECK(engine.options().get("variant") == "russian");
+  REQUIRE(engine.set_option("eval-file", ""));
+  CHECK(engine.set_option("variant", "brazilian"));
+  // A command line's option set is checked as a whole.
+  Options options;
+  REQUIRE(options.set("eval-file", path));
+  const Status whole = check_option_files(options);
+  REQUIRE_FALSE(whole);
+  CHECK_THAT(whole.error(), Catch::Contains("the game is brazilian"));
+  REQUIRE(options.set("variant", "russian"));
+  CHECK(check_option_files(options));
+  std::remove(path.c_str());
 }
 
 // Generations 1 and 2 have 64 first-layer units; the engine runs 128, the other 64 all zero.

@@ -218,7 +218,7 @@ TEST_CASE("datagen: quiet descendants add records, never with a capture pending"
   CHECK(std::includes(with.begin(), with.end(), without.begin(), without.end()));
 }
 
-TEST_CASE("datagen: an engine told another game than Brazilian is refused", "[datagen][russian]") {
+TEST_CASE("datagen: an engine told another game than the data's is refused", "[datagen][russian]") {
   DatagenConfig c = small_config();
   c.options.emplace_back("variant", "russian");
   const Status s = validate(c);
@@ -226,4 +226,94 @@ TEST_CASE("datagen: an engine told another game than Brazilian is refused", "[da
   CHECK_THAT(s.error(), Catch::Contains("variant=russian contradicts the game played, brazilian"));
   c.options.back().second = "brazilian";
   CHECK(validate(c));
+}
+
+namespace {
+
+std::vector<TrainingRecord> as_variant(std::vector<TrainingRecord> records, Variant v) {
+  for (TrainingRecord& r : records) r.position = r.position.with_variant(v);
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("training data: a file names its game and gives its positions back in it", "[datagen][russian]") {
+  const std::vector<TrainingRecord> records = as_variant(sample_records(), Variant::Russian);
+  const std::string path = "test_training_data_russian.bin";
+  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path, Variant::Russian);
+  REQUIRE(created.has_value());
+  TrainingDataWriter writer = std::move(created).value();
+  // A Brazilian position does not go into a Russian file.
+  const Status other = writer.write(sample_records().front());
+  REQUIRE_FALSE(other);
+  CHECK_THAT(other.error(), Catch::Contains("holds russian positions, not brazilian"));
+  for (const TrainingRecord& r : records) REQUIRE(writer.write(r));
+  REQUIRE(writer.finish());
+  std::vector<char> bytes = file_bytes(path);
+  CHECK(bytes[32] == 25);  // PDN GameType 25
+  const Expected<std::vector<TrainingRecord>> back = read_training_data(path);
+  REQUIRE(back.has_value());
+  CHECK(*back == records);
+  CHECK(back->front().position.variant() == Variant::Russian);
+  // The game is inside the checksum: a file relabelled Brazilian is refused.
+  bytes[32] = 26;
+  write_file(path, bytes);
+  const Expected<std::vector<TrainingRecord>> relabelled = read_training_data(path);
+  REQUIRE_FALSE(relabelled.has_value());
+  CHECK_THAT(relabelled.error(), Catch::Contains("checksum"));
+  // A game damas does not play is named.
+  bytes[32] = 20;
+  write_file(path, bytes);
+  const Expected<std::vector<TrainingRecord>> unknown = read_training_data(path);
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK_THAT(unknown.error(), Catch::Contains("unknown game (PDN GameType 20)"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("training data: a version 1 file is read as Brazilian", "[datagen][russian]") {
+  const std::vector<TrainingRecord> records = sample_records();
+  const std::string path = "test_training_data_v1.bin";
+  {
+    Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
+    REQUIRE(created.has_value());
+    TrainingDataWriter writer = std::move(created).value();
+    for (const TrainingRecord& r : records) REQUIRE(writer.write(r));
+    REQUIRE(writer.finish());
+  }
+  // Version 1 as datagen wrote it before: a 32-byte header, the checksum over the records alone.
+  const std::vector<char> v2 = file_bytes(path);
+  std::vector<char> v1(v2.begin(), v2.begin() + 32);
+  v1.insert(v1.end(), v2.begin() + kTrainingHeaderBytes, v2.end());
+  v1[8] = 1;
+  const std::uint64_t sum = fnv1a64(reinterpret_cast<const unsigned char*>(v1.data()) + 32, v1.size() - 32);
+  for (int i = 0; i < 8; ++i) v1[24 + static_cast<std::size_t>(i)] = static_cast<char>(sum >> (8 * i) & 0xff);
+  write_file(path, v1);
+  const Expected<std::vector<TrainingRecord>> back = read_training_data(path);
+  std::remove(path.c_str());
+  REQUIRE(back.has_value());
+  CHECK(*back == records);
+  CHECK(back->front().position.variant() == Variant::Brazilian);
+}
+
+TEST_CASE("datagen --variant russian plays Russian games and records Russian positions",
+          "[datagen][russian]") {
+  DatagenConfig c = small_config();
+  Expected<std::vector<Opening>> ballots =
+      parse_openings("W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n22-18 11-15\n",
+                     "ballots", OpeningFormat::Auto, Variant::Russian);
+  REQUIRE(ballots.has_value());
+  c.ballots = *ballots;
+  c.variant = Variant::Russian;
+  REQUIRE(validate(c));
+  const std::vector<DatagenGame> games = run(c);
+  REQUIRE(games.size() == 4);
+  for (const DatagenGame& g : games) {
+    REQUIRE_FALSE(g.records.empty());
+    for (const TrainingRecord& r : g.records) CHECK(r.position.variant() == Variant::Russian);
+  }
+  // Brazilian ballots are no Russian openings.
+  c.ballots = small_config().ballots;
+  const Status s = validate(c);
+  REQUIRE_FALSE(s);
+  CHECK_THAT(s.error(), Catch::Contains("brazilian"));
 }

@@ -7,7 +7,8 @@ from data import FNV_OFFSET, fnv1a64
 
 INPUTS, HIDDEN1, HIDDEN2 = 128, 128, 16  # the engine also reads 64 first-layer units (padded)
 MAGIC = b"DAMASNN\0"
-VERSION = 1
+VERSION = 2  # names the game the network is for
+GAME_TYPE = {"brazilian": 26, "russian": 25}  # PDN GameType (include/damas/core/types.h)
 # Float weight bounds that keep every quantized value in its integer type.
 W1_LIMIT = 32767 / (25 * 127)  # 24 pieces + bias in int16
 W2_LIMIT = 32767 / 64
@@ -62,18 +63,20 @@ def integer_eval(q, x):
     return out >> 8  # arithmetic shift, as in C++20
 
 
-def to_bytes(q):
+def to_bytes(q, variant):
+    """The weights file of version 2: the checksum covers the game field and the payload."""
     payload = b"".join([q["w1"].astype("<i2").tobytes(), q["b1"].astype("<i2").tobytes(),
                         q["w2"].astype("<i2").tobytes(), q["b2"].astype("<i4").tobytes(),
                         q["w3"].astype("<i4").tobytes(), np.int32(q["b3"]).astype("<i4").tobytes()])
+    game = GAME_TYPE[variant].to_bytes(4, "little") + (0).to_bytes(4, "little")
     header = (MAGIC + VERSION.to_bytes(4, "little") + INPUTS.to_bytes(4, "little") +
               len(q["b1"]).to_bytes(4, "little") + HIDDEN2.to_bytes(4, "little") +
-              fnv1a64(payload, FNV_OFFSET).to_bytes(8, "little"))
-    return header + payload
+              fnv1a64(game + payload, FNV_OFFSET).to_bytes(8, "little"))
+    return header + game + payload
 
 
-def save(net, path):
+def save(net, path, variant):
     q = quantize(net)
     with open(path, "wb") as f:
-        f.write(to_bytes(q))
+        f.write(to_bytes(q, variant))
     return q

@@ -75,7 +75,7 @@ def main():
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    records = data.concat(args.data)
+    variant, records = data.concat_with_variant(args.data)
     games = data.game_ids(records)
     n_games = int(games[-1]) + 1
     val_games = max(1, int(n_games * args.val_fraction))
@@ -86,7 +86,7 @@ def main():
     target = args.lam / (1 + np.exp(-score / args.scale)) + (1 - args.lam) * result
     # Reference: the validation loss of the search score itself (what the data's labeller knew).
     searched = 1 / (1 + np.exp(-score[is_val] / args.scale))
-    print(f"data: {len(records)} positions, {n_games} games ({val_games} for validation), "
+    print(f"data: {len(records)} {variant} positions, {n_games} games ({val_games} for validation), "
           f"read in {time.time() - t0:.1f} s; validation loss of the search score itself "
           f"{np.mean((searched - target[is_val]) ** 2):.5f}", flush=True)
 
@@ -113,12 +113,12 @@ def main():
             print("time box reached", flush=True)
             break
 
-    q = model.save(net, args.out)
+    q = model.save(net, args.out, variant)
     with torch.no_grad():
         float_cp = 100.0 * net(x_val).numpy().astype(np.float64)
     int_cp = model.integer_eval(q, x_val.numpy())
     err = np.abs(int_cp - float_cp)
-    print(f"wrote {args.out}; training {time.time() - t_train:.0f} s; quantization error on validation: "
+    print(f"wrote {args.out} (a {variant} network); training {time.time() - t_train:.0f} s; quantization error on validation: "
           f"mean {err.mean():.2f}, max {err.max():.2f} (1/100 man)", flush=True)
 
     if args.test_positions:

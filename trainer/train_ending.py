@@ -105,7 +105,9 @@ def main():
     if bool(args.out) == bool(args.measure):
         ap.error("give --out (train) or --measure (measure a weights file)")
 
-    records = data.concat(args.data)
+    variant, records = data.concat_with_variant(args.data)
+    if variant != "brazilian":  # the engine's ending network is Brazilian (src/eval/endgame.cpp)
+        ap.error(f"the data are {variant} positions; the ending network is trained on Brazilian ones")
     if args.group:
         records = records[np.isin(group_names(records), args.group)]
     x_all, sign = model.features(records)

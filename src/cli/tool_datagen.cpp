@@ -18,7 +18,11 @@ namespace damas::cli {
 
 namespace {
 
-std::string default_ballots_path() { return std::string(DAMAS_SOURCE_DIR) + "/bench/ballots-brazilian.txt"; }
+// The Brazilian table of ballots for Brazilian; for Russian, the FMJD 64 ballots its matches use.
+std::string default_ballots_path(Variant variant) {
+  return std::string(DAMAS_SOURCE_DIR) +
+         (variant == Variant::Brazilian ? "/bench/ballots-brazilian.txt" : "/bench/fmjd64-150-ballots.txt");
+}
 
 // "K/N" with 0 <= K < N.
 bool parse_shard(const std::string& text, int& k, int& n) {
@@ -60,8 +64,9 @@ class Progress {
 
 int datagen_main(const Args& args) {
   po::options_description desc(
-      "damas datagen --output FILE [--games N] [--nodes N] [--threads T] [--seed S] [--shard K/N] [--eval "
-      "E]");
+      "damas datagen --output FILE [--variant V] [--games N] [--nodes N] [--threads T] [--seed S] [--shard "
+      "K/N] "
+      "[--engine OPTIONS]");
   desc.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                  "training-data file to write")(
       "games", po::value<int>()->default_value(100), "games to play (of this shard)")(
@@ -69,8 +74,9 @@ int datagen_main(const Args& args) {
       "threads", po::value<int>()->default_value(1), "games played at once (one search thread each)")(
       "seed", po::value<std::uint64_t>()->default_value(1), "random seed: the same seed gives the same file")(
       "shard", po::value<std::string>()->default_value("0/1"), "K/N: this is shard K of N disjoint shards")(
-      "ballots", po::value<std::string>()->default_value(default_ballots_path()),
-      "openings file (ballots); half the games start from them, half from random plies")(
+      "ballots", po::value<std::string>(),
+      "openings file (ballots); half the games start from them, half from random plies (default: "
+      "bench/ballots-brazilian.txt, or bench/fmjd64-150-ballots.txt for Russian)")(
       "random-plies", po::value<int>()->default_value(8), "random plies from the start for a random opening")(
       "max-plies", po::value<int>()->default_value(400), "a longer game is a draw")(
       "ballot-repeat-plies", po::value<int>()->default_value(4),
@@ -79,6 +85,7 @@ int datagen_main(const Args& args) {
       "record a position with a capture pending as the first quiet position of its principal variation")(
       "engine", po::value<std::string>()->default_value(""),
       "engine options, name=value (e.g. \"eval=learned eval-file=x.nnue hash=8\")");
+  add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("datagen", args, desc, vm)) return *exit_code;
   auto fail = [](const std::string& message) {
@@ -88,10 +95,15 @@ int datagen_main(const Args& args) {
   if (!vm.count("output")) return fail("give an --output file");
 
   DatagenConfig config;
+  const Expected<Variant> variant = variant_option(vm);
+  if (!variant) return fail(variant.error());
+  config.variant = *variant;
   Expected<OptionList> options = parse_option_list("hash=8 " + vm["engine"].as<std::string>());
   if (!options) return fail("--engine: " + options.error());
   config.options = std::move(options).value();
-  Expected<std::vector<Opening>> ballots = load_openings(vm["ballots"].as<std::string>());
+  const std::string ballots_path =
+      vm.count("ballots") ? vm["ballots"].as<std::string>() : default_ballots_path(config.variant);
+  Expected<std::vector<Opening>> ballots = load_openings(ballots_path, OpeningFormat::Auto, config.variant);
   if (!ballots) return fail(ballots.error());
   config.ballots = std::move(ballots).value();
   config.games = vm["games"].as<int>();
@@ -108,7 +120,7 @@ int datagen_main(const Args& args) {
   if (Status s = validate(config); !s) return fail(s.error());
 
   const std::string path = vm["output"].as<std::string>();
-  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
+  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path, config.variant);
   if (!created) return fail(created.error());
   TrainingDataWriter writer = std::move(created).value();
   Progress progress(config.games, isatty(STDERR_FILENO) != 0);

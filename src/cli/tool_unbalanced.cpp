@@ -81,6 +81,12 @@ int unbalanced_main(const Args& args) {
       std::cerr << "damas unbalanced: " << file.error() << "\n";
       return 1;
     }
+    // Its ballots are Brazilian (FEN names no game) and so is its engine.
+    if (!file->empty() && file->front().position.variant() != Variant::Brazilian) {
+      std::cerr << "damas unbalanced: " << path << " holds " << to_string(file->front().position.variant())
+                << " positions; unbalanced writes Brazilian ballots\n";
+      return 1;
+    }
     records.insert(records.end(), file->begin(), file->end());
   }
   const std::vector<UnbalancedCandidate> candidates = select_unbalanced_candidates(records, criteria);

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "damas/core/file_check.h"
 
@@ -26,7 +27,7 @@ std::array<unsigned char, kTrainingRecordBytes> encode(const TrainingRecord& r) 
   return b;
 }
 
-Expected<TrainingRecord> decode(const unsigned char* b) {
+Expected<TrainingRecord> decode(const unsigned char* b, Variant variant) {
   const auto white = static_cast<std::uint32_t>(get_le(&b[0], 4));
   const auto black = static_cast<std::uint32_t>(get_le(&b[4], 4));
   const auto kings = static_cast<std::uint32_t>(get_le(&b[8], 4));
@@ -38,7 +39,8 @@ Expected<TrainingRecord> decode(const unsigned char* b) {
   TrainingRecord r;
   const Color side = (flags & 1) ? Color::Black : Color::White;
   r.position =
-      Position::from_pieces(from_square_mask(white), from_square_mask(black), from_square_mask(kings), side);
+      Position::from_pieces(from_square_mask(white), from_square_mask(black), from_square_mask(kings), side)
+          .with_variant(variant);
   r.score = static_cast<std::int16_t>(get_le(&b[12], 2));
   const int result = (flags >> 1) & 3;
   r.result = result == 2 ? GameResult::WhiteWins : result == 0 ? GameResult::BlackWins : GameResult::Draw;
@@ -47,14 +49,54 @@ Expected<TrainingRecord> decode(const unsigned char* b) {
   return r;
 }
 
-std::array<unsigned char, kTrainingHeaderBytes> header(std::uint64_t count, std::uint64_t checksum) {
+// Bytes 32-39 of a version 2 header: the game, then the reserved word. The checksum starts with them.
+std::array<unsigned char, 8> game_field(Variant variant) {
+  std::array<unsigned char, 8> g{};
+  put_le(&g[0], static_cast<std::uint32_t>(rules::of(variant).pdn_game_type), 4);
+  return g;
+}
+
+std::uint64_t checksum_start(Variant variant) {
+  const auto g = game_field(variant);
+  return fnv1a64(g.data(), g.size());
+}
+
+std::array<unsigned char, kTrainingHeaderBytes> header(std::uint64_t count, std::uint64_t checksum,
+                                                       Variant variant) {
   std::array<unsigned char, kTrainingHeaderBytes> h{};
   std::memcpy(h.data(), kMagic.data(), kMagic.size());
   put_le(&h[8], kTrainingDataVersion, 4);
   put_le(&h[12], kTrainingRecordBytes, 4);
   put_le(&h[16], count, 8);
   put_le(&h[24], checksum, 8);
+  const auto g = game_field(variant);
+  std::memcpy(&h[32], g.data(), g.size());
   return h;
+}
+
+struct Layout {
+  std::size_t header_bytes;
+  Variant variant;
+};
+
+// Where the records start and which game they are, from the version; checked against the bytes.
+Expected<Layout> read_layout(const std::vector<unsigned char>& bytes) {
+  constexpr std::size_t kVersion1HeaderBytes = 32;
+  if (bytes.size() < kVersion1HeaderBytes) return Error{"too short for a training-data header"};
+  if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
+    return Error{"not a damas training-data file"};
+  const std::uint64_t version = get_le(&bytes[8], 4);
+  if (version == 1) return Layout{kVersion1HeaderBytes, Variant::Brazilian};
+  if (version != kTrainingDataVersion)
+    return Error{"version " + std::to_string(version) + ", this build reads versions 1 and " +
+                 std::to_string(kTrainingDataVersion)};
+  if (bytes.size() < kTrainingHeaderBytes) return Error{"too short for a training-data header"};
+  const std::uint64_t game_type = get_le(&bytes[32], 4);
+  const std::optional<Variant> variant =
+      game_type > 255 ? std::nullopt : variant_of_game_type(static_cast<int>(game_type));
+  if (!variant) return Error{"unknown game (PDN GameType " + std::to_string(game_type) + ")"};
+  if (get_le(&bytes[36], 4) != 0) return Error{"reserved header field is not zero"};
+  return Layout{kTrainingHeaderBytes, *variant};
 }
 
 }  // namespace
@@ -72,18 +114,23 @@ Bitboard from_square_mask(std::uint32_t m) {
   return b;
 }
 
-Expected<TrainingDataWriter> TrainingDataWriter::create(const std::string& path) {
+Expected<TrainingDataWriter> TrainingDataWriter::create(const std::string& path, Variant variant) {
   if (Status s = check_output_file(path, "training data"); !s) return Error{s.error()};
   TrainingDataWriter w;
   w.path_ = path;
+  w.variant_ = variant;
+  w.checksum_ = checksum_start(variant);
   w.out_.open(path, std::ios::binary | std::ios::trunc);
   if (!w.out_) return Error{"cannot write " + path};
-  const auto h = header(0, kFnvOffset);  // rewritten by finish()
+  const auto h = header(0, w.checksum_, variant);  // rewritten by finish()
   w.out_.write(reinterpret_cast<const char*>(h.data()), static_cast<std::streamsize>(h.size()));
   return w;
 }
 
 Status TrainingDataWriter::write(const TrainingRecord& r) {
+  if (r.position.variant() != variant_)
+    return Error{path_ + " holds " + std::string(to_string(variant_)) + " positions, not " +
+                 std::string(to_string(r.position.variant()))};
   const auto b = encode(r);
   checksum_ = fnv1a64(b.data(), b.size(), checksum_);
   out_.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
@@ -93,7 +140,7 @@ Status TrainingDataWriter::write(const TrainingRecord& r) {
 }
 
 Status TrainingDataWriter::finish() {
-  const auto h = header(count_, checksum_);
+  const auto h = header(count_, checksum_, variant_);
   out_.seekp(0);
   out_.write(reinterpret_cast<const char*>(h.data()), static_cast<std::streamsize>(h.size()));
   out_.close();
@@ -107,25 +154,23 @@ Expected<std::vector<TrainingRecord>> read_training_data(const std::string& path
   if (!read) return Error{read.error()};
   const std::vector<unsigned char>& bytes = *read;
   const std::string where = path + ": ";
-  if (bytes.size() < kTrainingHeaderBytes) return Error{where + "too short for a training-data header"};
-  if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
-    return Error{where + "not a damas training-data file"};
-  const std::uint64_t version = get_le(&bytes[8], 4);
-  if (version != kTrainingDataVersion)
-    return Error{where + "version " + std::to_string(version) + ", this build reads version " +
-                 std::to_string(kTrainingDataVersion)};
+  const Expected<Layout> layout = read_layout(bytes);
+  if (!layout) return Error{where + layout.error()};
   if (get_le(&bytes[12], 4) != kTrainingRecordBytes) return Error{where + "unexpected record size"};
   const std::uint64_t count = get_le(&bytes[16], 8);
-  if (bytes.size() != kTrainingHeaderBytes + count * kTrainingRecordBytes)
+  if ((bytes.size() - layout->header_bytes) / kTrainingRecordBytes != count ||
+      (bytes.size() - layout->header_bytes) % kTrainingRecordBytes != 0)
     return Error{where + "size does not match " + std::to_string(count) +
                  " records (truncated or unfinished)"};
-  const unsigned char* records = bytes.data() + kTrainingHeaderBytes;
-  if (fnv1a64(records, bytes.size() - kTrainingHeaderBytes) != get_le(&bytes[24], 8))
+  // Version 2 sums the game field with the records; version 1 the records only.
+  const std::size_t summed_from = layout->header_bytes == kTrainingHeaderBytes ? 32 : layout->header_bytes;
+  if (fnv1a64(bytes.data() + summed_from, bytes.size() - summed_from) != get_le(&bytes[24], 8))
     return Error{where + "checksum mismatch"};
+  const unsigned char* records = bytes.data() + layout->header_bytes;
   std::vector<TrainingRecord> out;
   out.reserve(count);
   for (std::uint64_t i = 0; i < count; ++i) {
-    Expected<TrainingRecord> r = decode(records + i * kTrainingRecordBytes);
+    Expected<TrainingRecord> r = decode(records + i * kTrainingRecordBytes, layout->variant);
     if (!r) return Error{where + "record " + std::to_string(i) + ": " + r.error()};
     out.push_back(*r);
   }

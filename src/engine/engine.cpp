@@ -46,14 +46,27 @@ std::uint64_t fresh_seed() {
   return (std::uint64_t{rd()} << 32) ^ rd();
 }
 
+// A network plays the game it was trained for: another game's positions are not what it learned.
+Status check_network_game(const LearnedWeights& network, const std::string& path, Variant game) {
+  if (network.variant == game) return Ok{};
+  return Error{"eval-file " + path + " holds a network for " + std::string(to_string(network.variant)) +
+               " draughts, and the game is " + std::string(to_string(game)) + ": load one trained for " +
+               std::string(to_string(game)) + ", or set eval-file to \"\" first"};
+}
+
 }  // namespace
 
 struct Engine::Impl {
   Options options;
   EvalWeights weights;
   std::shared_ptr<const egdb::Database> egdb;
-  std::shared_ptr<const LearnedWeights> learned =
-      std::make_shared<const LearnedWeights>(builtin_learned_weights());
+  std::shared_ptr<const LearnedWeights> learned_file;  // eval-file's network; null: the built-in one
+  std::array<std::shared_ptr<const LearnedWeights>, kVariantCount> builtin_learned = [] {
+    std::array<std::shared_ptr<const LearnedWeights>, kVariantCount> all;
+    for (const Variant v : kVariants)
+      all[static_cast<std::size_t>(v)] = std::make_shared<const LearnedWeights>(builtin_learned_weights(v));
+    return all;
+  }();
   LevelParams level;
   std::vector<Position> history{Position::start()};
   TranspositionTable tt{1};
@@ -96,6 +109,9 @@ struct Engine::Impl {
 Status Engine::Impl::apply_option(std::string_view name, std::string_view value) {
   // Each variant has its own databases.
   if (name == option::kEgdbPath || name == option::kEgdbPieces || name == option::kVariant) {
+    if (name == option::kVariant && learned_file)
+      if (const std::optional<Variant> v = parse_variant(value))
+        if (Status s = check_network_game(*learned_file, options.get(option::kEvalFile), *v); !s) return s;
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
     return load_egdb(next);
@@ -244,13 +260,13 @@ SearchResult answer_from_book(const book::Book& book, const Position& root, cons
 
 struct EvalFile {
   EvalWeights classic;
-  std::shared_ptr<const LearnedWeights> learned;
+  std::shared_ptr<const LearnedWeights> learned;  // null: the built-in network of each game
 };
 
 // A learned-weights file is recognised by its magic; anything else is read as classic text
 // weights. Empty: both built-in.
 Expected<EvalFile> read_eval_file(const std::string& path) {
-  EvalFile e{EvalWeights{}, std::make_shared<const LearnedWeights>(builtin_learned_weights())};
+  EvalFile e;
   if (path.empty()) return e;
   Expected<std::string> bytes = read_checked_file(path, "evaluation file", file_limit::kWeights);
   if (!bytes) return Error{bytes.error()};
@@ -274,14 +290,20 @@ Expected<EvalFile> read_eval_file(const std::string& path) {
 Status Engine::Impl::load_eval_file(const std::string& path) {
   Expected<EvalFile> loaded = read_eval_file(path);
   if (!loaded) return Error{loaded.error()};
+  if (loaded->learned)
+    if (Status s = check_network_game(*loaded->learned, path, options.variant()); !s) return s;
   if (Status s = options.set(option::kEvalFile, path); !s) return s;
   weights = loaded->classic;
-  learned = loaded->learned;
+  learned_file = loaded->learned;
   return Ok{};
 }
 
 Status check_option_files(const Options& options) {
-  if (Expected<EvalFile> e = read_eval_file(options.get(option::kEvalFile)); !e) return Error{e.error()};
+  const Expected<EvalFile> e = read_eval_file(options.get(option::kEvalFile));
+  if (!e) return Error{e.error()};
+  if (e->learned)
+    if (Status s = check_network_game(*e->learned, options.get(option::kEvalFile), options.variant()); !s)
+      return s;
   const std::string& egdb_path = options.get(option::kEgdbPath);
   if (!egdb_path.empty() && egdb_path != "auto" && egdb_path != egdb::kNoDatabases)
     if (Status s = check_directory(egdb_path, "endgame database directory"); !s) return s;
@@ -441,7 +463,8 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   r.weights = weights;
   // The databases are one game's (probe() refuses the others too); not even their cache is made.
   if (egdb && r.root.variant() == egdb->variant()) r.egdb = egdb;
-  if (options.get(option::kEval) == "learned") r.learned = learned;
+  if (options.get(option::kEval) == "learned")
+    r.learned = learned_file ? learned_file : builtin_learned[static_cast<std::size_t>(r.root.variant())];
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (p.mode != GoMode::Analyze) r.level = p.level.value_or(level);
   const OptionSpec& multipv = *find_option(option::kMultiPv);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <iterator>
+#include <optional>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -18,7 +19,8 @@ namespace damas {
 namespace {
 
 constexpr std::array<char, 8> kMagic = {'D', 'A', 'M', 'A', 'S', 'N', 'N', '\0'};
-constexpr std::size_t kHeaderBytes = 32;
+constexpr std::size_t kHeaderBytes = 40;
+constexpr std::size_t kVersion1HeaderBytes = 32;
 // Payload of a file whose first layer has `hidden1` units.
 constexpr std::size_t payload_bytes(std::size_t hidden1) {
   return sizeof(std::int16_t) * (kLearnedInputs * hidden1 + hidden1 + kLearnedHidden2 * hidden1) +
@@ -183,32 +185,59 @@ bool is_learned_weights(std::span<const unsigned char> bytes) {
   return bytes.size() >= kMagic.size() && std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) == 0;
 }
 
-Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> bytes,
-                                               const std::string& source) {
-  const std::string where = source + ": ";
-  if (!is_learned_weights(bytes)) return Error{where + "not a damas learned-weights file"};
-  if (bytes.size() < kHeaderBytes) return Error{where + "truncated header"};
+namespace {
+
+struct Header {
+  std::size_t bytes;   // where the payload starts
+  std::size_t summed;  // where the checksum starts
+  std::size_t hidden1;
+  Variant variant;
+};
+
+Expected<Header> read_header(std::span<const unsigned char> bytes) {
+  if (bytes.size() < kVersion1HeaderBytes) return Error{"truncated header"};
   const std::uint64_t version = get_le(&bytes[8], 4);
-  if (version != kLearnedWeightsVersion)
-    return Error{where + "weights version " + std::to_string(version) + ", this build reads version " +
+  if (version != 1 && version != kLearnedWeightsVersion)
+    return Error{"weights version " + std::to_string(version) + ", this build reads versions 1 and " +
                  std::to_string(kLearnedWeightsVersion)};
   const std::uint64_t hidden1 = get_le(&bytes[16], 4);
   if (get_le(&bytes[12], 4) != kLearnedInputs || !readable_hidden1(hidden1) ||
       get_le(&bytes[20], 4) != kLearnedHidden2)
-    return Error{where + "network shape " + std::to_string(get_le(&bytes[12], 4)) + "x" +
-                 std::to_string(hidden1) + "x" + std::to_string(get_le(&bytes[20], 4)) +
-                 ", this build runs " + std::to_string(kLearnedInputs) + "x" +
-                 std::to_string(kLearnedHidden1) + "x" + std::to_string(kLearnedHidden2) + " (or " +
-                 std::to_string(kLearnedHidden1 / 2) + " first-layer units)"};
-  const std::size_t h1 = static_cast<std::size_t>(hidden1);
+    return Error{"network shape " + std::to_string(get_le(&bytes[12], 4)) + "x" + std::to_string(hidden1) +
+                 "x" + std::to_string(get_le(&bytes[20], 4)) + ", this build runs " +
+                 std::to_string(kLearnedInputs) + "x" + std::to_string(kLearnedHidden1) + "x" +
+                 std::to_string(kLearnedHidden2) + " (or " + std::to_string(kLearnedHidden1 / 2) +
+                 " first-layer units)"};
+  const auto h1 = static_cast<std::size_t>(hidden1);
+  if (version == 1) return Header{kVersion1HeaderBytes, kVersion1HeaderBytes, h1, Variant::Brazilian};
+  if (bytes.size() < kHeaderBytes) return Error{"truncated header"};
+  const std::uint64_t game_type = get_le(&bytes[32], 4);
+  const std::optional<Variant> variant =
+      game_type > 255 ? std::nullopt : variant_of_game_type(static_cast<int>(game_type));
+  if (!variant)
+    return Error{"a network for an unknown game (PDN GameType " + std::to_string(game_type) + ")"};
+  if (get_le(&bytes[36], 4) != 0) return Error{"reserved header field is not zero"};
+  return Header{kHeaderBytes, kVersion1HeaderBytes, h1, *variant};
+}
+
+}  // namespace
+
+Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> bytes,
+                                               const std::string& source) {
+  const std::string where = source + ": ";
+  if (!is_learned_weights(bytes)) return Error{where + "not a damas learned-weights file"};
+  const Expected<Header> header = read_header(bytes);
+  if (!header) return Error{where + header.error()};
+  const std::size_t h1 = header->hidden1;
   const std::size_t payload = payload_bytes(h1);
-  if (bytes.size() != kHeaderBytes + payload)
+  if (bytes.size() != header->bytes + payload)
     return Error{where + "size " + std::to_string(bytes.size()) + " bytes, expected " +
-                 std::to_string(kHeaderBytes + payload) + " (truncated or padded)"};
-  if (fnv1a64(bytes.data() + kHeaderBytes, payload) != get_le(&bytes[24], 8))
+                 std::to_string(header->bytes + payload) + " (truncated or padded)"};
+  if (fnv1a64(bytes.data() + header->summed, bytes.size() - header->summed) != get_le(&bytes[24], 8))
     return Error{where + "checksum mismatch (corrupt file)"};
   LearnedWeights w;
-  LittleEndianReader in(bytes.data() + kHeaderBytes);
+  w.variant = header->variant;
+  LittleEndianReader in(bytes.data() + header->bytes);
   std::vector<std::int16_t> w1(kLearnedInputs * h1), b1(h1), w2(kLearnedHidden2 * h1);
   in.read(w1);
   in.read(b1);
@@ -243,24 +272,32 @@ std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
   append_all_le(payload, w.b2);
   append_all_le(payload, w.w3);
   append_le(payload, static_cast<std::uint32_t>(w.b3), 4);
+  std::vector<unsigned char> summed;
+  append_le(summed, static_cast<std::uint32_t>(rules::of(w.variant).pdn_game_type), 4);
+  append_le(summed, std::uint32_t{0}, 4);
+  summed.insert(summed.end(), payload.begin(), payload.end());
   std::vector<unsigned char> out(kMagic.begin(), kMagic.end());
   append_le(out, kLearnedWeightsVersion, 4);
   append_le(out, kLearnedInputs, 4);
   append_le(out, kLearnedHidden1, 4);
   append_le(out, kLearnedHidden2, 4);
-  append_le(out, fnv1a64(payload.data(), payload.size()), 8);
-  out.insert(out.end(), payload.begin(), payload.end());
+  append_le(out, fnv1a64(summed.data(), summed.size()), 8);
+  out.insert(out.end(), summed.begin(), summed.end());
   return out;
 }
 
-const LearnedWeights& builtin_learned_weights() {
+const LearnedWeights& builtin_learned_weights(Variant variant) {
   // Checked by tests/test_learned_eval.cpp; an unreadable embedded file would be a build defect.
-  static const LearnedWeights kWeights = [] {
-    Expected<LearnedWeights> w =
-        parse_learned_weights(builtin_learned_weights_file(), "built-in learned weights");
-    return w ? *w : LearnedWeights{};
+  static const std::array<LearnedWeights, kVariantCount> kWeights = [] {
+    std::array<LearnedWeights, kVariantCount> all{};
+    for (const Variant v : kVariants) {
+      Expected<LearnedWeights> w = parse_learned_weights(
+          builtin_learned_weights_file(v), "built-in " + std::string(to_string(v)) + " learned weights");
+      if (w) all[static_cast<std::size_t>(v)] = *w;
+    }
+    return all;
   }();
-  return kWeights;
+  return kWeights[static_cast<std::size_t>(variant)];
 }
 
 int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>& out) {

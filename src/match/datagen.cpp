@@ -39,14 +39,6 @@ bool play_random(Game& game, int plies, GameRng& rng) {
   return !game.over();
 }
 
-Status configure(Engine& engine, const OptionList& options) {
-  if (Status s = engine.set_option(option::kMoveOverhead, "0"); !s) return s;
-  if (Status s = engine.set_option(option::kBook, "false"); !s) return s;  // searched positions only
-  for (const auto& [name, value] : options)
-    if (Status s = engine.set_option(name, value); !s) return s;
-  return Ok{};
-}
-
 SearchResult search_now(Engine& engine, const Game& game, std::uint64_t nodes) {
   engine.set_position(game.start(), game.moves());
   SearchLimits limits;
@@ -59,7 +51,7 @@ Expected<Game> draw_opening(const DatagenConfig& config, std::uint64_t global_in
                             Engine& engine) {
   const bool from_ballot = !config.ballots.empty() && global_index % 2 == 0;
   for (int attempt = 0; attempt < 50; ++attempt) {
-    Game game(Position::start());
+    Game game(Position::start(config.variant));
     int plies = config.random_plies;
     if (from_ballot) {
       const Opening& o = config.ballots[(global_index / 2) % config.ballots.size()];
@@ -118,10 +110,8 @@ Status validate(const DatagenConfig& c) {
   if (c.random_plies < 0 || c.ballot_random_plies < 0) return Error{"random plies cannot be negative"};
   if (c.ballot_repeat_random_plies < 1) return Error{"a ballot's later rounds need at least one random ply"};
   if (c.max_plies < 1) return Error{"max plies must be positive"};
-  // Training records name no game (core/training_data.h): a Russian net needs its own data format.
-  if (Status s = check_variant_option(c.options, Variant::Brazilian); !s)
-    return Error{s.error() + " (datagen plays Brazilian: its training data name no game)"};
-  return Ok{};
+  if (Status s = check_variant_option(c.options, c.variant); !s) return s;
+  return check_openings_variant(c.ballots, c.variant);
 }
 
 Expected<DatagenGame> generate_game(const DatagenConfig& config, std::uint64_t global_index, Engine& engine) {
@@ -167,7 +157,8 @@ Status run_datagen(const DatagenConfig& config, const DatagenCallback& on_game) 
 
   auto worker = [&]() {
     Engine engine;
-    if (Status s = configure(engine, config.options); !s) {
+    // The book stays off: the data are searched positions only.
+    if (Status s = configure_in_process_engine(engine, config.options, DrawRules::Seed, config.variant); !s) {
       const std::lock_guard lock(mutex);
       if (!error) error = s.error();
       return;

@@ -2,15 +2,20 @@
 // the game result, in a compact binary file written by `damas datagen` and read by the trainer
 // (trainer/data.py, numpy memmap) and the tests.
 //
-// File format, version 1, all integers little-endian:
+// File format, version 2, all integers little-endian:
 //
 //   offset size  field
 //        0    8  magic "DAMASTD\0"
-//        8    4  version (1)
+//        8    4  version (2)
 //       12    4  record size in bytes (16)
 //       16    8  number of records
-//       24    8  checksum: FNV-1a 64 over the record bytes
-//       32  16*n records
+//       24    8  checksum: FNV-1a 64 over bytes 32 to the end (the game and the records)
+//       32    4  the game the positions are played by: its PDN GameType (26 Brazilian, 25 Russian)
+//       36    4  reserved, 0
+//       40  16*n records
+//
+// Version 1 (a 32-byte header, records from offset 32, checksum over the records) is read as
+// Brazilian: the only game datagen played then.
 //
 //   record (16 bytes):
 //        0    4  white pieces: bit i = square number i+1 (standard numbering, 1 = b8)
@@ -39,9 +44,9 @@
 
 namespace damas {
 
-inline constexpr std::uint32_t kTrainingDataVersion = 1;
+inline constexpr std::uint32_t kTrainingDataVersion = 2;
 inline constexpr std::size_t kTrainingRecordBytes = 16;
-inline constexpr std::size_t kTrainingHeaderBytes = 32;
+inline constexpr std::size_t kTrainingHeaderBytes = 40;
 
 struct TrainingRecord {
   Position position;
@@ -60,22 +65,26 @@ struct TrainingRecord {
 std::uint32_t to_square_mask(Bitboard b);
 Bitboard from_square_mask(std::uint32_t m);
 
-// Streams records to a file; finish() writes the header (count and checksum).
+// Streams records of one game's positions to a file; finish() writes the header (count and
+// checksum).
 class TrainingDataWriter {
  public:
-  static Expected<TrainingDataWriter> create(const std::string& path);
+  static Expected<TrainingDataWriter> create(const std::string& path, Variant variant = Variant::Brazilian);
+  // A position of another game than the file's is an error.
   Status write(const TrainingRecord& r);
   Status finish();
   std::uint64_t count() const { return count_; }
 
  private:
   std::string path_;
+  Variant variant_ = Variant::Brazilian;
   std::ofstream out_;
   std::uint64_t count_ = 0;
   std::uint64_t checksum_ = kFnvOffset;
 };
 
-// Reads a whole file; a bad magic, version, size, checksum or record is an error naming the file.
+// Reads a whole file (version 1 or 2); its records' positions are of the file's game. A bad magic,
+// version, size, checksum, game or record is an error naming the file.
 Expected<std::vector<TrainingRecord>> read_training_data(const std::string& path);
 
 }  // namespace damas

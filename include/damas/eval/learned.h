@@ -17,16 +17,19 @@
 // so the score is the float network's output (in men) times 100, to within the quantization
 // error (measured by the trainer, bench/learned-eval.md).
 //
-// Weights file, version 1, little-endian:
+// Weights file, version 2, little-endian:
 //   offset size  field
 //        0    8  magic "DAMASNN\0"
-//        8    4  version (1)
+//        8    4  version (2)
 //       12    4  inputs (128)    16  4  hidden 1 (128, or 64: generations 1 and 2; read as 128
 //                                       units of which the last 64 are all zero, same scores)
 //       20    4  hidden 2 (16)
-//       24    8  checksum: FNV-1a 64 (core/training_data.h) over the payload
-//       32       payload: w1 int16[128][H1] (input-major), b1 int16[H1], w2 int16[16][H1],
+//       24    8  checksum: FNV-1a 64 (core/training_data.h) over bytes 32 to the end
+//       32    4  the game the network is trained for: its PDN GameType (26 Brazilian, 25 Russian)
+//       36    4  reserved, 0
+//       40       payload: w1 int16[128][H1] (input-major), b1 int16[H1], w2 int16[16][H1],
 //                b2 int32[16], w3 int32[16], b3 int32
+// Version 1 (generations 1-3: no game field, the payload at 32, the checksum over it) is Brazilian.
 #pragma once
 
 #include <array>
@@ -44,7 +47,7 @@ namespace damas {
 inline constexpr int kLearnedInputs = 128;
 inline constexpr int kLearnedHidden1 = 128;
 inline constexpr int kLearnedHidden2 = 16;
-inline constexpr std::uint32_t kLearnedWeightsVersion = 1;
+inline constexpr std::uint32_t kLearnedWeightsVersion = 2;
 
 // Position in LearnedWeights::w2 of the weight from L1 output i to L2 output j.
 constexpr std::size_t learned_w2_index(std::size_t i, std::size_t j) {
@@ -60,6 +63,7 @@ struct LearnedWeights {
   std::array<std::int32_t, kLearnedHidden2> b2{};
   std::array<std::int32_t, kLearnedHidden2> w3{};
   std::int32_t b3 = 0;
+  Variant variant = Variant::Brazilian;  // the game it was trained for
 };
 
 // True if the bytes start like a learned-weights file (so eval-file can tell it from classic
@@ -69,10 +73,10 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
                                                const std::string& source = "learned weights");
 Expected<LearnedWeights> load_learned_weights(const std::string& path);
 std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w);
-// The weights file embedded at build time (src/eval/learned.dnn, generated learned_weights.cpp)
-// and its parsed weights.
-std::span<const unsigned char> builtin_learned_weights_file();
-const LearnedWeights& builtin_learned_weights();
+// The weights file of each game embedded at build time (src/eval/learned.dnn for Brazilian,
+// learned-russian.dnn; generated learned_weights.cpp) and its parsed weights.
+std::span<const unsigned char> builtin_learned_weights_file(Variant variant = Variant::Brazilian);
+const LearnedWeights& builtin_learned_weights(Variant variant = Variant::Brazilian);
 
 // The 128 input indices of p's pieces (side to move's view); returns how many.
 int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>& out);

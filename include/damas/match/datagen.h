@@ -18,11 +18,12 @@
 namespace damas {
 
 struct DatagenConfig {
-  OptionList options;            // engine options (eval, eval-file, hash)
-  std::vector<Opening> ballots;  // half the games start from these (cycled), half at random
-  std::uint64_t nodes = 5000;    // per move
-  int games = 100;               // games of this shard
-  int threads = 1;               // games played at once
+  OptionList options;                    // engine options (eval, eval-file, hash)
+  Variant variant = Variant::Brazilian;  // the game played, told to the engine and named by the data
+  std::vector<Opening> ballots;          // half the games start from these (cycled), half at random
+  std::uint64_t nodes = 5000;            // per move
+  int games = 100;                       // games of this shard
+  int threads = 1;                       // games played at once
   std::uint64_t seed = 1;
   int shard = 0;                // K of K/N
   int shards = 1;               // N
