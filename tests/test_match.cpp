@@ -17,6 +17,7 @@
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/core/text_lines.h"
+#include "damas/eval/learned.h"
 #include "damas/match/hub_match.h"
 #include "strict_pdn.h"
 
@@ -386,6 +387,36 @@ TEST_CASE("Match (russian): damas against damas plays Russian rules and writes G
   REQUIRE(log.has_value());
   CHECK(log->find("[damas-a] > set-param name=variant value=russian") != std::string::npos);
   CHECK(log->find("[damas-b] > set-param name=variant value=russian") != std::string::npos);
+}
+
+TEST_CASE("Match (russian): the game is told before the engine's options, so a Russian network loads",
+          "[match][russian][learned]") {
+  HubMatchSpec spec = damas_match(Variant::Russian, "russian-eval-file.log");
+  // The built-in Russian network's file: refused by an engine still playing Brazilian.
+  const std::string net = (scratch_dir() / "russian-net.dnn").string();
+  {
+    const std::vector<unsigned char> bytes =
+        learned_weights_to_bytes(builtin_learned_weights(Variant::Russian));
+    std::ofstream out(net, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  spec.engines[0].spec.options.emplace_back("eval-file", net);
+  const Expected<std::vector<Opening>> ballots = load_openings(
+      std::string(DAMAS_SOURCE_DIR) + "/bench/fmjd64-150-ballots.txt", OpeningFormat::Auto, Variant::Russian);
+  REQUIRE(ballots.has_value());
+  spec.openings = {ballots->front()};
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 4);
+  CHECK(total_failures(*r, 0) == 0);
+  const Expected<std::string> log = read_text_file(spec.log_path, "log");
+  REQUIRE(log.has_value());
+  const std::size_t variant = log->find("[damas-a] > set-param name=variant value=russian");
+  const std::size_t eval_file = log->find("[damas-a] > set-param name=eval-file");
+  REQUIRE(variant != std::string::npos);
+  REQUIRE(eval_file != std::string::npos);
+  CHECK(variant < eval_file);
+  CHECK(log->find("holds a network") == std::string::npos);
 }
 
 TEST_CASE("Match (russian): an engine's option.variant of another game is refused before any game",

@@ -47,11 +47,13 @@ std::uint64_t fresh_seed() {
 }
 
 // A network plays the game it was trained for: another game's positions are not what it learned.
-Status check_network_game(const LearnedWeights& network, const std::string& path, Variant game) {
+// `remedy` says which setting to change first (the order of set-param matters).
+Status check_network_game(const LearnedWeights& network, const std::string& path, Variant game,
+                          std::string_view remedy) {
   if (network.variant == game) return Ok{};
   return Error{"eval-file " + path + " holds a network for " + std::string(to_string(network.variant)) +
-               " draughts, and the game is " + std::string(to_string(game)) + ": load one trained for " +
-               std::string(to_string(game)) + ", or set eval-file to \"\" first"};
+               " draughts, and the game is " + std::string(to_string(game)) + " (" + std::string(remedy) +
+               ")"};
 }
 
 }  // namespace
@@ -111,7 +113,10 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
   if (name == option::kEgdbPath || name == option::kEgdbPieces || name == option::kVariant) {
     if (name == option::kVariant && learned_file)
       if (const std::optional<Variant> v = parse_variant(value))
-        if (Status s = check_network_game(*learned_file, options.get(option::kEvalFile), *v); !s) return s;
+        if (Status s = check_network_game(*learned_file, options.get(option::kEvalFile), *v,
+                                          "set eval-file to \"\" before changing the variant");
+            !s)
+          return s;
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
     return load_egdb(next);
@@ -291,7 +296,10 @@ Status Engine::Impl::load_eval_file(const std::string& path) {
   Expected<EvalFile> loaded = read_eval_file(path);
   if (!loaded) return Error{loaded.error()};
   if (loaded->learned)
-    if (Status s = check_network_game(*loaded->learned, path, options.variant()); !s) return s;
+    if (Status s =
+            check_network_game(*loaded->learned, path, options.variant(), "set the variant before eval-file");
+        !s)
+      return s;
   if (Status s = options.set(option::kEvalFile, path); !s) return s;
   weights = loaded->classic;
   learned_file = loaded->learned;
@@ -302,7 +310,9 @@ Status check_option_files(const Options& options) {
   const Expected<EvalFile> e = read_eval_file(options.get(option::kEvalFile));
   if (!e) return Error{e.error()};
   if (e->learned)
-    if (Status s = check_network_game(*e->learned, options.get(option::kEvalFile), options.variant()); !s)
+    if (Status s = check_network_game(*e->learned, options.get(option::kEvalFile), options.variant(),
+                                      "set --variant to the network's game");
+        !s)
       return s;
   const std::string& egdb_path = options.get(option::kEgdbPath);
   if (!egdb_path.empty() && egdb_path != "auto" && egdb_path != egdb::kNoDatabases)

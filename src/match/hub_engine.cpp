@@ -280,11 +280,14 @@ Status HubEngine::handshake(SteadyClock::time_point deadline) {
   return wait_for("wait", deadline, "`wait` after `hub`");
 }
 
+// The game first: an engine's other settings (an evaluation file of that game's network) may
+// depend on it. An option list's own `variant` names the match's game (checked before the match).
 Status HubEngine::configure() {
-  bool variant_given = false, draw_rules_given = false;
+  if (Status s = tell_variant(); !s) return s;
+  bool draw_rules_given = false;
   for (const auto& [name, value] : spec_.options) {
+    if (name == "variant") continue;
     if (Status s = set_param(name, value); !s) return s;
-    variant_given = variant_given || name == "variant";
     draw_rules_given = draw_rules_given || name == "draw-rules";
   }
   const auto declares = [&](std::string_view name) {
@@ -293,8 +296,6 @@ Status HubEngine::configure() {
   };
   if (!spec_.draw_rules.empty() && !draw_rules_given && declares("draw-rules"))
     if (Status s = set_param("draw-rules", spec_.draw_rules); !s) return s;
-  if (!variant_given)
-    if (Status s = tell_variant(); !s) return s;
   return send("init");
 }
 
