@@ -392,11 +392,12 @@ TEST_CASE("Match (russian): damas against damas plays Russian rules and writes G
 TEST_CASE("Match (russian): the game is told before the engine's options, so a Russian network loads",
           "[match][russian][learned]") {
   HubMatchSpec spec = damas_match(Variant::Russian, "russian-eval-file.log");
-  // The built-in Russian network's file: refused by an engine still playing Brazilian.
+  // A network file for Russian: refused by an engine still playing Brazilian.
   const std::string net = (scratch_dir() / "russian-net.dnn").string();
   {
-    const std::vector<unsigned char> bytes =
-        learned_weights_to_bytes(builtin_learned_weights(Variant::Russian));
+    LearnedWeights russian = builtin_learned_weights();
+    russian.variant = Variant::Russian;
+    const std::vector<unsigned char> bytes = learned_weights_to_bytes(russian);
     std::ofstream out(net, std::ios::binary);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   }

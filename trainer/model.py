@@ -75,52 +75,6 @@ def to_bytes(q, variant):
     return header + game + payload
 
 
-def from_bytes(raw, path="weights"):
-    """Header fields and integer weights of a weights file (version 1 or 2); checks the checksum."""
-    if raw[:8] != MAGIC:
-        raise ValueError(f"{path}: not a damas learned-weights file")
-    version = int.from_bytes(raw[8:12], "little")
-    if version not in (1, VERSION):
-        raise ValueError(f"{path}: weights version {version}")
-    inputs, hidden1, hidden2 = (int.from_bytes(raw[o:o + 4], "little") for o in (12, 16, 20))
-    if (inputs, hidden2) != (INPUTS, HIDDEN2) or hidden1 not in (64, 128):
-        raise ValueError(f"{path}: network shape {inputs}x{hidden1}x{hidden2}")
-    start = 32 if version == 1 else 40
-    if fnv1a64(raw[32:], FNV_OFFSET) != int.from_bytes(raw[24:32], "little"):
-        raise ValueError(f"{path}: checksum mismatch")
-    game = {v: k for k, v in GAME_TYPE.items()}.get(int.from_bytes(raw[32:36], "little")) \
-        if version == VERSION else "brazilian"
-    sizes = [("w1", "<i2", INPUTS * hidden1), ("b1", "<i2", hidden1), ("w2", "<i2", HIDDEN2 * hidden1),
-             ("b2", "<i4", HIDDEN2), ("w3", "<i4", HIDDEN2), ("b3", "<i4", 1)]
-    q, at = {}, start
-    for name, dtype, n in sizes:
-        q[name] = np.frombuffer(raw, dtype=dtype, count=n, offset=at)
-        at += n * np.dtype(dtype).itemsize
-    if at != len(raw):
-        raise ValueError(f"{path}: size {len(raw)} bytes, expected {at}")
-    q["w1"] = q["w1"].reshape(INPUTS, hidden1)
-    q["w2"] = q["w2"].reshape(HIDDEN2, hidden1)
-    return game, hidden1, q
-
-
-def load_into(net, path):
-    """Sets net's float weights from a weights file (the inverse of quantize, to its rounding): the
-    start of a network trained further, e.g. one game's network adapted to another's data.
-    Returns the game the file's network was trained for."""
-    with open(path, "rb") as f:
-        game, hidden1, q = from_bytes(f.read(), path)
-    if hidden1 != net.l1.out_features:
-        raise ValueError(f"{path}: {hidden1} first-layer units, the network has {net.l1.out_features}")
-    with torch.no_grad():
-        net.l1.weight.copy_(torch.from_numpy(q["w1"].T.astype(np.float32) / 127))
-        net.l1.bias.copy_(torch.from_numpy(q["b1"].astype(np.float32) / 127))
-        net.l2.weight.copy_(torch.from_numpy(q["w2"].astype(np.float32) / 64))
-        net.l2.bias.copy_(torch.from_numpy(q["b2"].astype(np.float32) / (127 * 64)))
-        net.l3.weight.copy_(torch.from_numpy(q["w3"].astype(np.float32)[None, :] * 127 / (256 * 100)))
-        net.l3.bias.copy_(torch.tensor([float(q["b3"][0]) / (256 * 100)]))
-    return game
-
-
 def save(net, path, variant):
     q = quantize(net)
     with open(path, "wb") as f:

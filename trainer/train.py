@@ -66,8 +66,6 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden1", type=int, default=model.HIDDEN1, choices=(64, 128),
                     help="first-layer units (the engine runs 128; a 64-unit file is padded)")
-    ap.add_argument("--init", help="start from this weights file's network (e.g. another game's) "
-                    "instead of random weights")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (a given count is deterministic)")
     ap.add_argument("--test-positions", help="also write this many-line check file for tests/")
     ap.add_argument("--test-count", type=int, default=200)
@@ -95,8 +93,6 @@ def main():
     x_train, y_train = torch.from_numpy(x_all[~is_val]), torch.from_numpy(target[~is_val].astype(np.float32))
     x_val, y_val = torch.from_numpy(x_all[is_val]), torch.from_numpy(target[is_val].astype(np.float32))
     net = model.Net(args.hidden1)
-    if args.init:
-        print(f"starting from {args.init} (a {model.load_into(net, args.init)} network)", flush=True)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, args.epochs))
 
