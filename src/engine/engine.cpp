@@ -63,12 +63,8 @@ struct Engine::Impl {
   EvalWeights weights;
   std::shared_ptr<const egdb::Database> egdb;
   std::shared_ptr<const LearnedWeights> learned_file;  // eval-file's network; null: the built-in one
-  std::array<std::shared_ptr<const LearnedWeights>, kVariantCount> builtin_learned = [] {
-    std::array<std::shared_ptr<const LearnedWeights>, kVariantCount> all;
-    for (const Variant v : kVariants)
-      all[static_cast<std::size_t>(v)] = std::make_shared<const LearnedWeights>(builtin_learned_weights(v));
-    return all;
-  }();
+  std::shared_ptr<const LearnedWeights> builtin_learned =
+      std::make_shared<const LearnedWeights>(builtin_learned_weights());
   LevelParams level;
   std::vector<Position> history{Position::start()};
   TranspositionTable tt{1};
@@ -265,7 +261,7 @@ SearchResult answer_from_book(const book::Book& book, const Position& root, cons
 
 struct EvalFile {
   EvalWeights classic;
-  std::shared_ptr<const LearnedWeights> learned;  // null: the built-in network of each game
+  std::shared_ptr<const LearnedWeights> learned;  // null: the built-in network
 };
 
 // A learned-weights file is recognised by its magic; anything else is read as classic text
@@ -473,8 +469,7 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   r.weights = weights;
   // The databases are one game's (probe() refuses the others too); not even their cache is made.
   if (egdb && r.root.variant() == egdb->variant()) r.egdb = egdb;
-  if (options.get(option::kEval) == "learned")
-    r.learned = learned_file ? learned_file : builtin_learned[static_cast<std::size_t>(r.root.variant())];
+  if (options.get(option::kEval) == "learned") r.learned = learned_file ? learned_file : builtin_learned;
   // Analysis shows the engine's real opinion; weak levels apply to play only.
   if (p.mode != GoMode::Analyze) r.level = p.level.value_or(level);
   const OptionSpec& multipv = *find_option(option::kMultiPv);

@@ -286,18 +286,14 @@ std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
   return out;
 }
 
-const LearnedWeights& builtin_learned_weights(Variant variant) {
+const LearnedWeights& builtin_learned_weights() {
   // Checked by tests/test_learned_eval.cpp; an unreadable embedded file would be a build defect.
-  static const std::array<LearnedWeights, kVariantCount> kWeights = [] {
-    std::array<LearnedWeights, kVariantCount> all{};
-    for (const Variant v : kVariants) {
-      Expected<LearnedWeights> w = parse_learned_weights(
-          builtin_learned_weights_file(v), "built-in " + std::string(to_string(v)) + " learned weights");
-      if (w) all[static_cast<std::size_t>(v)] = *w;
-    }
-    return all;
+  static const LearnedWeights kWeights = [] {
+    Expected<LearnedWeights> w =
+        parse_learned_weights(builtin_learned_weights_file(), "built-in learned weights");
+    return w ? *w : LearnedWeights{};
   }();
-  return kWeights[static_cast<std::size_t>(variant)];
+  return kWeights;
 }
 
 int learned_features(const Position& p, std::array<int, 2 * rules::kMenPerSide>& out) {
