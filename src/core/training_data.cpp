@@ -3,9 +3,9 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
-#include <optional>
 
 #include "damas/core/file_check.h"
+#include "damas/core/game_field.h"
 
 namespace damas {
 namespace {
@@ -49,16 +49,11 @@ Expected<TrainingRecord> decode(const unsigned char* b, Variant variant) {
   return r;
 }
 
-// Bytes 32-39 of a version 2 header: the game, then the reserved word. The checksum starts with them.
-std::array<unsigned char, 8> game_field(Variant variant) {
-  std::array<unsigned char, 8> g{};
-  put_le(&g[0], static_cast<std::uint32_t>(rules::of(variant).pdn_game_type), 4);
-  return g;
-}
+static_assert(kTrainingHeaderBytes == kGameFieldOffset + kGameFieldBytes);
 
 std::uint64_t checksum_start(Variant variant) {
-  const auto g = game_field(variant);
-  return fnv1a64(g.data(), g.size());
+  const auto field = game_field(variant);
+  return fnv1a64(field.data(), field.size());
 }
 
 std::array<unsigned char, kTrainingHeaderBytes> header(std::uint64_t count, std::uint64_t checksum,
@@ -69,8 +64,8 @@ std::array<unsigned char, kTrainingHeaderBytes> header(std::uint64_t count, std:
   put_le(&h[12], kTrainingRecordBytes, 4);
   put_le(&h[16], count, 8);
   put_le(&h[24], checksum, 8);
-  const auto g = game_field(variant);
-  std::memcpy(&h[32], g.data(), g.size());
+  const auto field = game_field(variant);
+  std::memcpy(&h[kGameFieldOffset], field.data(), field.size());
   return h;
 }
 
@@ -81,21 +76,17 @@ struct Layout {
 
 // Where the records start and which game they are, from the version; checked against the bytes.
 Expected<Layout> read_layout(const std::vector<unsigned char>& bytes) {
-  constexpr std::size_t kVersion1HeaderBytes = 32;
-  if (bytes.size() < kVersion1HeaderBytes) return Error{"too short for a training-data header"};
+  if (bytes.size() < kGameFieldOffset) return Error{"too short for a training-data header"};
   if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
     return Error{"not a damas training-data file"};
   const std::uint64_t version = get_le(&bytes[8], 4);
-  if (version == 1) return Layout{kVersion1HeaderBytes, Variant::Brazilian};
+  if (version == 1) return Layout{kGameFieldOffset, Variant::Brazilian};
   if (version != kTrainingDataVersion)
     return Error{"version " + std::to_string(version) + ", this build reads versions 1 and " +
                  std::to_string(kTrainingDataVersion)};
   if (bytes.size() < kTrainingHeaderBytes) return Error{"too short for a training-data header"};
-  const std::uint64_t game_type = get_le(&bytes[32], 4);
-  const std::optional<Variant> variant =
-      game_type > 255 ? std::nullopt : variant_of_game_type(static_cast<int>(game_type));
-  if (!variant) return Error{"unknown game (PDN GameType " + std::to_string(game_type) + ")"};
-  if (get_le(&bytes[36], 4) != 0) return Error{"reserved header field is not zero"};
+  const Expected<Variant> variant = read_game_field(&bytes[kGameFieldOffset]);
+  if (!variant) return Error{variant.error()};
   return Layout{kTrainingHeaderBytes, *variant};
 }
 
@@ -162,9 +153,8 @@ Expected<std::vector<TrainingRecord>> read_training_data(const std::string& path
       (bytes.size() - layout->header_bytes) % kTrainingRecordBytes != 0)
     return Error{where + "size does not match " + std::to_string(count) +
                  " records (truncated or unfinished)"};
-  // Version 2 sums the game field with the records; version 1 the records only.
-  const std::size_t summed_from = layout->header_bytes == kTrainingHeaderBytes ? 32 : layout->header_bytes;
-  if (fnv1a64(bytes.data() + summed_from, bytes.size() - summed_from) != get_le(&bytes[24], 8))
+  // Version 2 sums the game field with the records; version 1 the records only, from the same byte.
+  if (fnv1a64(bytes.data() + kGameFieldOffset, bytes.size() - kGameFieldOffset) != get_le(&bytes[24], 8))
     return Error{where + "checksum mismatch"};
   const unsigned char* records = bytes.data() + layout->header_bytes;
   std::vector<TrainingRecord> out;

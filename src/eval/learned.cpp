@@ -4,7 +4,6 @@
 #include <bit>
 #include <cstring>
 #include <iterator>
-#include <optional>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -14,13 +13,14 @@
 
 #include "damas/core/binary_io.h"
 #include "damas/core/file_check.h"
+#include "damas/core/game_field.h"
 
 namespace damas {
 namespace {
 
 constexpr std::array<char, 8> kMagic = {'D', 'A', 'M', 'A', 'S', 'N', 'N', '\0'};
-constexpr std::size_t kHeaderBytes = 40;
-constexpr std::size_t kVersion1HeaderBytes = 32;
+constexpr std::size_t kHeaderBytes = kGameFieldOffset + kGameFieldBytes;
+constexpr std::size_t kVersion1HeaderBytes = kGameFieldOffset;
 // Payload of a file whose first layer has `hidden1` units.
 constexpr std::size_t payload_bytes(std::size_t hidden1) {
   return sizeof(std::int16_t) * (kLearnedInputs * hidden1 + hidden1 + kLearnedHidden2 * hidden1) +
@@ -188,8 +188,7 @@ bool is_learned_weights(std::span<const unsigned char> bytes) {
 namespace {
 
 struct Header {
-  std::size_t bytes;   // where the payload starts
-  std::size_t summed;  // where the checksum starts
+  std::size_t bytes;  // where the payload starts
   std::size_t hidden1;
   Variant variant;
 };
@@ -209,15 +208,11 @@ Expected<Header> read_header(std::span<const unsigned char> bytes) {
                  std::to_string(kLearnedHidden2) + " (or " + std::to_string(kLearnedHidden1 / 2) +
                  " first-layer units)"};
   const auto h1 = static_cast<std::size_t>(hidden1);
-  if (version == 1) return Header{kVersion1HeaderBytes, kVersion1HeaderBytes, h1, Variant::Brazilian};
+  if (version == 1) return Header{kVersion1HeaderBytes, h1, Variant::Brazilian};
   if (bytes.size() < kHeaderBytes) return Error{"truncated header"};
-  const std::uint64_t game_type = get_le(&bytes[32], 4);
-  const std::optional<Variant> variant =
-      game_type > 255 ? std::nullopt : variant_of_game_type(static_cast<int>(game_type));
-  if (!variant)
-    return Error{"a network for an unknown game (PDN GameType " + std::to_string(game_type) + ")"};
-  if (get_le(&bytes[36], 4) != 0) return Error{"reserved header field is not zero"};
-  return Header{kHeaderBytes, kVersion1HeaderBytes, h1, *variant};
+  const Expected<Variant> variant = read_game_field(&bytes[kGameFieldOffset]);
+  if (!variant) return Error{"a network for an " + variant.error()};
+  return Header{kHeaderBytes, h1, *variant};
 }
 
 }  // namespace
@@ -233,7 +228,8 @@ Expected<LearnedWeights> parse_learned_weights(std::span<const unsigned char> by
   if (bytes.size() != header->bytes + payload)
     return Error{where + "size " + std::to_string(bytes.size()) + " bytes, expected " +
                  std::to_string(header->bytes + payload) + " (truncated or padded)"};
-  if (fnv1a64(bytes.data() + header->summed, bytes.size() - header->summed) != get_le(&bytes[24], 8))
+  // Version 2 sums the game field with the payload; version 1 the payload only, from the same byte.
+  if (fnv1a64(bytes.data() + kGameFieldOffset, bytes.size() - kGameFieldOffset) != get_le(&bytes[24], 8))
     return Error{where + "checksum mismatch (corrupt file)"};
   LearnedWeights w;
   w.variant = header->variant;
@@ -272,9 +268,8 @@ std::vector<unsigned char> learned_weights_to_bytes(const LearnedWeights& w) {
   append_all_le(payload, w.b2);
   append_all_le(payload, w.w3);
   append_le(payload, static_cast<std::uint32_t>(w.b3), 4);
-  std::vector<unsigned char> summed;
-  append_le(summed, static_cast<std::uint32_t>(rules::of(w.variant).pdn_game_type), 4);
-  append_le(summed, std::uint32_t{0}, 4);
+  const auto field = game_field(w.variant);
+  std::vector<unsigned char> summed(field.begin(), field.end());
   summed.insert(summed.end(), payload.begin(), payload.end());
   std::vector<unsigned char> out(kMagic.begin(), kMagic.end());
   append_le(out, kLearnedWeightsVersion, 4);
