@@ -43,6 +43,15 @@ void write_file(const std::string& path, const std::vector<char>& bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+// Writes records with TrainingDataWriter (its writes and finish must succeed).
+void write_training_file(const std::string& path, const std::vector<TrainingRecord>& records) {
+  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
+  REQUIRE(created.has_value());
+  TrainingDataWriter writer = std::move(created).value();
+  for (const TrainingRecord& r : records) REQUIRE(writer.write(r));
+  REQUIRE(writer.finish());
+}
+
 DatagenConfig small_config() {
   DatagenConfig c;
   c.options = {{"hash", "1"}};
@@ -72,11 +81,7 @@ TEST_CASE("training data round-trips through its file", "[datagen]") {
   const std::vector<TrainingRecord> records = sample_records();
   REQUIRE(records.size() > 500);
   const std::string path = "test_training_data.bin";
-  Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
-  REQUIRE(created.has_value());
-  TrainingDataWriter writer = std::move(created).value();
-  for (const TrainingRecord& r : records) REQUIRE(writer.write(r));
-  REQUIRE(writer.finish());
+  write_training_file(path, records);
   CHECK(file_bytes(path).size() == kTrainingHeaderBytes + records.size() * kTrainingRecordBytes);
   const Expected<std::vector<TrainingRecord>> back = read_training_data(path);
   std::remove(path.c_str());
@@ -86,13 +91,7 @@ TEST_CASE("training data round-trips through its file", "[datagen]") {
 
 TEST_CASE("corrupt, truncated and unfinished training data is refused", "[datagen]") {
   const std::string path = "test_training_data_bad.bin";
-  {
-    Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
-    REQUIRE(created.has_value());
-    TrainingDataWriter writer = std::move(created).value();
-    for (const TrainingRecord& r : sample_records()) REQUIRE(writer.write(r));
-    REQUIRE(writer.finish());
-  }
+  write_training_file(path, sample_records());
   const std::vector<char> good = file_bytes(path);
   auto refused = [&](const std::vector<char>& bytes, const std::string& why) {
     write_file(path, bytes);
@@ -273,13 +272,7 @@ TEST_CASE("training data: a file names its game and gives its positions back in 
 TEST_CASE("training data: a version 1 file is read as Brazilian", "[datagen][russian]") {
   const std::vector<TrainingRecord> records = sample_records();
   const std::string path = "test_training_data_v1.bin";
-  {
-    Expected<TrainingDataWriter> created = TrainingDataWriter::create(path);
-    REQUIRE(created.has_value());
-    TrainingDataWriter writer = std::move(created).value();
-    for (const TrainingRecord& r : records) REQUIRE(writer.write(r));
-    REQUIRE(writer.finish());
-  }
+  write_training_file(path, records);
   // Version 1 as datagen wrote it before: a 32-byte header, the checksum over the records alone.
   const std::vector<char> v2 = file_bytes(path);
   std::vector<char> v1(v2.begin(), v2.begin() + 32);
