@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <mutex>
@@ -36,6 +37,13 @@ using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 inline constexpr milliseconds kTimeout{20000};  // generous: the machine is shared
+
+// The engine the pipe tests drive: this build's damas, or the program $DAMAS_TEST_BINARY names
+// (tools/test-windows: damas.exe under Wine, behind a wrapper script).
+inline std::string damas_binary() {
+  const char* other = std::getenv("DAMAS_TEST_BINARY");
+  return other && *other ? std::string(other) : std::string(DAMAS_BINARY);
+}
 
 // ---- Output collection ----------------------------------------------------------------------
 

@@ -51,3 +51,21 @@ TEST_CASE("book discovery: the search list and the first file found", "[book]") 
   CHECK(find_book(places).path.empty());
   fs::remove_all(root);
 }
+
+TEST_CASE(
+    "book discovery: on Windows the user's folder is %APPDATA%\\damas and the book sits beside damas.exe",
+    "[book][windows]") {
+  // The places of a Windows process (platform_windows.cpp): its own user folder, data beside the program.
+  Places places;
+  places.home = "/home/someone";  // not used where the system names its own folder
+  places.xdg_data_home = "/xdg";
+  places.user_folder = "C:/Users/someone/AppData/Roaming/damas";
+  places.exe_path = "C:/Programs/damas-0.1.0/damas.exe";
+  places.data_beside_program = true;
+  CHECK(user_book(places) == (fs::path(places.user_folder) / "brazilian.book").string());
+  const std::vector<Candidate> list = candidates(places);
+  REQUIRE(list.size() >= 2);
+  CHECK(list[0].source == "user directory");
+  CHECK(list[1].path == (fs::path("C:/Programs/damas-0.1.0") / "brazilian.book").string());
+  CHECK(list[1].source == "installed");
+}

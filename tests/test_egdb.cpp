@@ -423,6 +423,27 @@ TEST_CASE("egdb: the search list finds $DAMAS_EGDB, then the user and the instal
   CHECK(egdb::find_databases(places, 8).dir.empty());
 }
 
+TEST_CASE("egdb: on Windows the databases sit in %APPDATA%\\damas\\egdb and in egdb beside damas.exe",
+          "[egdb][windows]") {
+  // The places of a Windows process (platform_windows.cpp); the folders are real ones here.
+  const fs::path appdata = scratch() / "appdata";
+  const fs::path unzipped = scratch() / "damas-windows-x64";
+  egdb::Places places;
+  places.user_folder = (appdata / "damas").string();
+  places.exe_path = (unzipped / "damas.exe").string();
+  places.data_beside_program = true;
+  CHECK(egdb::user_dir(places) == (appdata / "damas" / "egdb").string());
+  CHECK(egdb::installed_dir(places) == (unzipped / "egdb").string());
+  fs::remove_all(unzipped);
+  fs::create_directories(unzipped);
+  fs::rename(copy_of(3, "zip"), unzipped / "egdb");
+  const egdb::Found f = egdb::find_databases(places, 8);
+  CHECK(f.dir == (unzipped / "egdb").string());
+  CHECK(f.source == "installed");
+  CHECK(f.pieces == 3);
+  fs::remove_all(unzipped);
+}
+
 TEST_CASE("egdb: the engine finds databases with no option, and egdb-path=none turns them off", "[egdb]") {
   const ScopedEnv variable("DAMAS_EGDB", copy_of(3, "found").string());
   Engine e;

@@ -71,7 +71,7 @@ std::string py_number(double v) {  // a Python float repr is all the engine need
 class PydraughtsClient {
  public:
   explicit PydraughtsClient(std::string name)
-      : name_(std::move(name)), process_({DAMAS_BINARY, "hub"}, true) {
+      : name_(std::move(name)), process_({hubtest::damas_binary(), "hub"}, true) {
     REQUIRE(process_.started());
     hub();
   }
@@ -288,7 +288,7 @@ TEST_CASE("hub pipe: the transcripts replay through the real binary", "[hub][pip
     std::string problem;
     const std::vector<hubtest::Step> steps = hubtest::parse_transcript(hubtest::read_file(file), problem);
     REQUIRE(problem.empty());
-    EngineProcess e({DAMAS_BINARY, "hub"});
+    EngineProcess e({hubtest::damas_binary(), "hub"});
     REQUIRE(e.started());
     hubtest::ProcessTransport t(e);
     CHECK(hubtest::replay(steps, t) == "");
@@ -300,7 +300,7 @@ TEST_CASE("hub pipe: the transcripts replay through the real binary", "[hub][pip
 
 TEST_CASE("hub pipe: no subcommand means Hub, options on the command line", "[hub][pipe]") {
   {
-    EngineProcess e({DAMAS_BINARY});
+    EngineProcess e({hubtest::damas_binary()});
     REQUIRE(e.send("hub"));
     CHECK(e.read_line().value_or("").rfind("id name=damas ", 0) == 0);
     CHECK(read_until(e, "wait") == "wait");
@@ -309,7 +309,7 @@ TEST_CASE("hub pipe: no subcommand means Hub, options on the command line", "[hu
     CHECK(e.stderr_text() == "");
   }
   {
-    EngineProcess e({DAMAS_BINARY, "--numbering", "a1", "--hash", "8"});
+    EngineProcess e({hubtest::damas_binary(), "--numbering", "a1", "--hash", "8"});
     REQUIRE(e.send("hub"));
     bool numbering_a1 = false, hash_8 = false;
     while (const auto line = e.read_line()) {
@@ -321,19 +321,19 @@ TEST_CASE("hub pipe: no subcommand means Hub, options on the command line", "[hu
     CHECK(hash_8);
   }
   {
-    EngineProcess e({DAMAS_BINARY, "hub", "--threads", "0"});
+    EngineProcess e({hubtest::damas_binary(), "hub", "--threads", "0"});
     CHECK(e.wait_exit(hubtest::kTimeout) == 2);
     CHECK(e.stderr_text().find("threads") != std::string::npos);
   }
   {
-    EngineProcess e({DAMAS_BINARY, "--help"});
+    EngineProcess e({hubtest::damas_binary(), "--help"});
     CHECK(e.read_line().value_or("").find("damas") != std::string::npos);
     CHECK(e.wait_exit(hubtest::kTimeout) == 0);
   }
 }
 
 TEST_CASE("hub pipe: a whole game against itself, every move checked by the rules core", "[hub][pipe]") {
-  EngineProcess e({DAMAS_BINARY, "hub"});
+  EngineProcess e({hubtest::damas_binary(), "hub"});
   REQUIRE(e.send("hub"));
   REQUIRE(read_until(e, "wait") == "wait");
   REQUIRE(e.send("set-param name=hash value=8"));
@@ -381,7 +381,7 @@ TEST_CASE("hub pipe: a whole game against itself, every move checked by the rule
 }
 
 TEST_CASE("hub pipe: stop and ping during long searches", "[hub][pipe]") {
-  EngineProcess e({DAMAS_BINARY, "hub"});
+  EngineProcess e({hubtest::damas_binary(), "hub"});
   REQUIRE(e.send("set-param name=hash value=8"));
   for (const char* go : {"level infinite\ngo analyze", "go think", "level depth=1000\ngo ponder"}) {
     REQUIRE(e.send("pos start moves=\"22-18 11-15 18x11x15 8x15x11\""));
@@ -419,7 +419,7 @@ TEST_CASE("hub pipe: stop and ping during long searches", "[hub][pipe]") {
 }
 
 TEST_CASE("hub pipe: hostile lines, each followed by a working ping", "[hub][pipe]") {
-  EngineProcess e({DAMAS_BINARY, "hub"});
+  EngineProcess e({hubtest::damas_binary(), "hub"});
   const auto send = [&](const std::string& line) { REQUIRE(e.send(line)); };
   const auto receive = [&](milliseconds timeout) { return e.read_line(timeout); };
   CHECK(hubtest::check_hostile_lines(send, receive) == "");
@@ -559,7 +559,7 @@ TEST_CASE("hub stop-to-done latency through the pipe and in-process", "[.][hub-l
 
   std::vector<double> pipe_ms;
   {
-    EngineProcess e({DAMAS_BINARY, "hub"});
+    EngineProcess e({hubtest::damas_binary(), "hub"});
     for (int i = 0; i < kSearches; ++i) {
       REQUIRE(e.send(kLatencyRoots[i % 3]));
       REQUIRE(e.send(kGos[i % 3]));

@@ -311,7 +311,7 @@ TEST_CASE("Match: three engines play a round robin", "[match]") {
 TEST_CASE("Match: damas against damas through real processes", "[match]") {
   MatchEngine a;
   a.spec.name = "damas";
-  a.spec.process = ProcessSpec{DAMAS_BINARY, {"hub"}, "", -1};
+  a.spec.process = ProcessSpec{DAMAS_BINARY, {"hub"}, "", ""};
   a.tc = TimeControl{TimeControl::Kind::Nodes, 0, 0, 0, 0, 0, 1500};
   MatchEngine b = a;
   b.spec.name = "damas-nolmr";
@@ -340,7 +340,7 @@ namespace {
 HubMatchSpec damas_match(Variant variant, const std::string& log_name) {
   MatchEngine a;
   a.spec.name = "damas-a";
-  a.spec.process = ProcessSpec{DAMAS_BINARY, {"hub"}, "", -1};
+  a.spec.process = ProcessSpec{DAMAS_BINARY, {"hub"}, "", ""};
   a.spec.options = {{"hash", "4"}};
   a.tc = TimeControl{TimeControl::Kind::Nodes, 0, 0, 0, 0, 0, 500};
   MatchEngine b = a;

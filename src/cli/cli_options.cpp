@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/core/data_places.h"
 #include "damas/core/file_check.h"
 #include "damas/engine/engine.h"
 
@@ -100,11 +101,8 @@ Status check_output_option(const po::variables_map& vm, const std::string& name,
 
 std::string data_file(std::string_view name) {
   std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const std::filesystem::path installed = exe.parent_path().parent_path() / "share" / "damas" / name;
-    if (std::filesystem::exists(installed, ec)) return installed.string();
-  }
+  const std::string installed = installed_data_path(DataPlaces::of_process(), name);
+  if (!installed.empty() && std::filesystem::exists(installed, ec)) return installed;
   return std::string(DAMAS_SOURCE_DIR) + "/bench/" + std::string(name);
 }
 

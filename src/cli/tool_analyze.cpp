@@ -1,6 +1,4 @@
 // `damas analyze`: searches one position and prints the progress and the best move for a person.
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -16,6 +14,7 @@
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/core/platform.h"
 #include "damas/core/score_text.h"
 #include "damas/core/text_lines.h"
 #include "damas/engine/engine.h"
@@ -105,7 +104,7 @@ int analyze_pdn(const po::variables_map& vm, Engine& engine) {
   std::size_t total = 0;
   for (const PdnGameOrError& g : games)
     if (g) total += g->moves.size() + 1;
-  ProgressLine bar(stderr, isatty(STDERR_FILENO) != 0);
+  ProgressLine bar(stderr, platform::is_terminal(stderr));
   std::size_t done_before = 0;
   int bad = 0;
   for (std::size_t k = 0; k < games.size(); ++k) {
@@ -193,7 +192,7 @@ int analyze_main(const Args& args) {
   }
   if (vm.count("pdn")) return analyze_pdn(vm, engine);
   const SearchLimits limits = *parsed_limits;
-  bool board = isatty(STDOUT_FILENO) != 0;
+  bool board = platform::is_terminal(stdout);
   if (vm.count("board")) {
     const std::string b = vm["board"].as<std::string>();
     if (b != "yes" && b != "no") {

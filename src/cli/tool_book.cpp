@@ -1,7 +1,5 @@
 // `damas book build|info|probe`: the opening book of play (book/book.h), built from damas's own
 // searches, and what a book file holds.
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -17,6 +15,7 @@
 #include "damas/cli/cli.h"
 #include "damas/cli/progress.h"
 #include "damas/core/notation.h"
+#include "damas/core/platform.h"
 #include "damas/core/score_text.h"
 #include "damas/engine/engine.h"
 
@@ -221,7 +220,7 @@ int run_build(const BuildRequest& r, Engine& engine) {
   const std::size_t at_start = builder->book().size();
   if (at_start > 0) std::cerr << "going on from " << r.out << ": " << at_start << " positions\n";
   const book::LeafSearch search = engine_search(engine, r.settings.nodes);
-  ProgressLine bar(stderr, isatty(STDERR_FILENO) != 0);
+  ProgressLine bar(stderr, platform::is_terminal(stderr));
   const auto t0 = std::chrono::steady_clock::now();
   auto saved = t0;
   bool more = true;

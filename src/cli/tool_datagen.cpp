@@ -1,7 +1,5 @@
 // `damas datagen`: self-play training data for the learned evaluation (match/datagen.h), written
 // as a training-data file (core/training_data.h).
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <chrono>
@@ -10,6 +8,7 @@
 
 #include "damas/cli/cli.h"
 #include "damas/cli/progress.h"
+#include "damas/core/platform.h"
 #include "damas/match/datagen.h"
 
 namespace po = boost::program_options;
@@ -123,7 +122,7 @@ int datagen_main(const Args& args) {
   Expected<TrainingDataWriter> created = TrainingDataWriter::create(path, config.variant);
   if (!created) return fail(created.error());
   TrainingDataWriter writer = std::move(created).value();
-  Progress progress(config.games, isatty(STDERR_FILENO) != 0);
+  Progress progress(config.games, platform::is_terminal(stderr));
   int games = 0;
   int results[3] = {0, 0, 0};
   const Status run = run_datagen(config, [&](const DatagenGame& g) -> Status {

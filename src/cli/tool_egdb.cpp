@@ -1,6 +1,4 @@
 // `damas egdb build|verify|info|probe`: endgame databases on disk.
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -16,6 +14,7 @@
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/platform.h"
 #include "damas/egdb/cluster.h"
 #include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
@@ -132,7 +131,7 @@ int build_command(const Args& args) {
     cluster = std::move(joined).value();
   }
   const bool speaks = !cluster || cluster->rank() == 0;  // one rank prints for all
-  ProgressLine line(stderr, speaks && isatty(STDERR_FILENO) != 0);
+  ProgressLine line(stderr, speaks && platform::is_terminal(stderr));
   if (line.terminal()) o.on_progress = [&line](const egdb::BuildProgress& p) { line.draw(progress_text(p)); };
   const auto t0 = std::chrono::steady_clock::now();
   const Expected<egdb::BuildReport> r = cluster ? egdb::build_on_cluster(o, *cluster) : egdb::build(o);

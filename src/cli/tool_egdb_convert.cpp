@@ -1,8 +1,6 @@
 // `damas egdb convert`: positions won inside the draw laws, played out by the engine. It measures
 // how the engine converts endings: with the databases (every one should be won) and without them
 // (egdb-path=none: search and evaluation alone), per material group.
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <boost/program_options.hpp>
@@ -20,6 +18,7 @@
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/platform.h"
 #include "damas/core/training_data.h"
 #include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
@@ -207,7 +206,7 @@ int egdb_convert_main(const Args& args) {
   std::mutex print;
   std::size_t finished = 0;
   std::string setup_error;
-  ProgressLine line(stderr, isatty(STDERR_FILENO) != 0);
+  ProgressLine line(stderr, platform::is_terminal(stderr));
   const auto work = [&] {
     Engine winner, loser;
     if (Status s = configure_in_process_engine(winner, *both, *rules, Variant::Brazilian); !s) {

@@ -1,14 +1,11 @@
 // `damas` / `damas hub`: the Hub protocol on stdin/stdout. The only place that reads stdin for
 // the protocol; everything else is in hub.cpp.
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
 #include "damas/cli/cli.h"
+#include "damas/core/platform.h"
 #include "damas/hub/hub.h"
 
 namespace po = boost::program_options;
@@ -40,7 +37,7 @@ int hub_main(const Args& args) {
   }
 
   // A GUI that goes away must end the session through EOF, not kill it with SIGPIPE.
-  std::signal(SIGPIPE, SIG_IGN);
+  platform::prepare_standard_streams();
   hub::Frontend frontend(write_line, options);
   hub::LineSplitter splitter(hub::kMaxLineBytes);
   bool quit = false;
@@ -51,8 +48,7 @@ int hub_main(const Args& args) {
   };
   char buffer[1 << 16];
   while (!quit) {
-    const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
+    const std::ptrdiff_t n = platform::read_standard_input(buffer, sizeof buffer);
     if (n <= 0) {  // end of input (or a broken pipe): the GUI is gone
       splitter.finish(handle);
       break;

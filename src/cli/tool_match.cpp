@@ -1,6 +1,4 @@
 // `damas match`: games between Hub engines (any program speaking Hub), cutechess-cli style.
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +7,7 @@
 #include "damas/cli/cli.h"
 #include "damas/cli/match_args.h"
 #include "damas/cli/progress.h"
+#include "damas/core/platform.h"
 #include "damas/engine/options.h"
 
 namespace po = boost::program_options;
@@ -172,7 +171,7 @@ int match_main(const Args& args) {
     std::cerr << "damas match: " << spec.error() << " (see damas match --help)\n";
     return 2;
   }
-  ProgressLine line(stdout, ::isatty(STDOUT_FILENO) == 1);
+  ProgressLine line(stdout, platform::is_terminal(stdout));
   const auto t0 = std::chrono::steady_clock::now();
   bool resume_told = !spec->resume;
   const Expected<HubMatchResult> result =

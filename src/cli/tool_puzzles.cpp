@@ -1,7 +1,5 @@
 // `damas puzzles`: every game of the PDN files reviewed; the mistakes whose best move wins a man by
 // force become puzzles (review/puzzles.h), written as one PDN file.
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include "damas/cli/progress.h"
 #include "damas/cli/review_options.h"
 #include "damas/core/pdn.h"
+#include "damas/core/platform.h"
 #include "damas/core/text_lines.h"
 #include "damas/review/puzzles.h"
 
@@ -97,7 +96,7 @@ int puzzles_main(const Args& args) {
   puzzle_config.min_gain = static_cast<Score>(min_gain * 100.0);
   std::cerr << engine.egdb_status().text() << "\n";
 
-  ProgressLine bar(stderr, isatty(STDERR_FILENO) != 0);
+  ProgressLine bar(stderr, platform::is_terminal(stderr));
   Tally tally;
   int unreadable = 0;
   for (const std::string& path : vm["pdn"].as<std::vector<std::string>>())

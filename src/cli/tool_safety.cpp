@@ -1,10 +1,9 @@
 // `damas safety check|mine|sift`: the safety set (bench/safety.txt) checked at game speed, mined from
 // games it plays, and sifted from games already played.
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "damas/cli/cli.h"
@@ -156,7 +155,8 @@ Expected<MineConfig> mine_config(const po::variables_map& vm) {
 // The set the run extends: the file when it exists (refused when malformed), else a new one.
 Expected<SafetySet> starting_set(const std::string& path, const std::string& command) {
   SafetySet set;
-  if (access(path.c_str(), F_OK) == 0) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
     Expected<SafetySet> loaded = load_safety_set(path);
     if (!loaded) return Error{loaded.error()};
     set = std::move(loaded).value();

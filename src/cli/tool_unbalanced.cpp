@@ -1,13 +1,12 @@
 // `damas unbalanced`: unbalanced start positions (match/unbalanced.h) from `damas datagen` files: the
 // candidates re-searched, those still in the score band written as a ballot file for `damas match`.
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
 
 #include "damas/cli/cli.h"
 #include "damas/cli/progress.h"
+#include "damas/core/platform.h"
 #include "damas/engine/engine.h"
 #include "damas/match/unbalanced.h"
 
@@ -92,7 +91,7 @@ int unbalanced_main(const Args& args) {
   const std::vector<UnbalancedCandidate> candidates = select_unbalanced_candidates(records, criteria);
   std::cerr << candidates.size() << " candidates in " << records.size() << " positions\n";
 
-  ProgressLine bar(stderr, isatty(STDERR_FILENO) != 0);
+  ProgressLine bar(stderr, platform::is_terminal(stderr));
   std::vector<std::string> lines;
   std::size_t tried = 0;
   for (const UnbalancedCandidate& c : candidates) {

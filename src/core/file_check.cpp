@@ -1,18 +1,17 @@
 #include "damas/core/file_check.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "damas/core/platform.h"
 
 namespace damas {
 namespace {
 
-std::string named(std::string_view what, const std::string& path) { return std::string(what) + " " + path; }
+namespace fs = std::filesystem;
 
-std::string system_error(int code) { return std::strerror(code); }
+std::string named(std::string_view what, const std::string& path) { return std::string(what) + " " + path; }
 
 std::string too_large(std::string_view what, const std::string& path, std::uintmax_t size,
                       std::uintmax_t max) {
@@ -20,54 +19,34 @@ std::string too_large(std::string_view what, const std::string& path, std::uintm
          std::to_string(max) + " bytes";
 }
 
-std::string not_regular(std::string_view what, const std::string& path, const struct stat& st) {
-  const char* kind = S_ISDIR(st.st_mode)                          ? "a directory"
-                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                     : S_ISFIFO(st.st_mode)                       ? "a pipe"
-                     : S_ISSOCK(st.st_mode)                       ? "a socket"
-                                                                  : "not a plain file";
+std::string not_regular(std::string_view what, const std::string& path, fs::file_type type) {
+  const char* kind = type == fs::file_type::directory                                   ? "a directory"
+                     : type == fs::file_type::character || type == fs::file_type::block ? "a device"
+                     : type == fs::file_type::fifo                                      ? "a pipe"
+                     : type == fs::file_type::socket                                    ? "a socket"
+                                                                                        : "not a plain file";
   return named(what, path) + ": not a regular file (" + kind + ")";
 }
-
-// Closes the descriptor on every way out.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Reads the checked file into `out` (a std::string or a byte vector).
 template <typename Buffer>
 Status read_into(const std::string& path, std::string_view what, std::uintmax_t max_bytes, Buffer& out) {
-  // O_NONBLOCK: opening a pipe with no writer must not wait for one (it is refused just after).
-  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-  if (fd.get() < 0) return Error{"cannot open " + named(what, path) + ": " + system_error(errno)};
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0)
-    return Error{"cannot read " + named(what, path) + ": " + system_error(errno)};
-  if (!S_ISREG(st.st_mode)) return Error{not_regular(what, path, st)};
-  const auto size = static_cast<std::uintmax_t>(st.st_size);
-  if (size > max_bytes) return Error{too_large(what, path, size, max_bytes)};
-  out.resize(static_cast<std::size_t>(size));
+  if (Status s = check_regular_file(path, what, max_bytes); !s) return s;
+  // Opened so that a pipe put in the file's place since the check cannot make the read wait.
+  const platform::ReadOnlyFile file = platform::open_regular_file(path);
+  if (!file) return Error{"cannot open " + named(what, path) + ": " + file.error};
+  out.resize(static_cast<std::size_t>(file.size));
+  if (file.size > max_bytes) return Error{too_large(what, path, file.size, max_bytes)};
   std::size_t done = 0;
   while (done < out.size()) {
-    const ::ssize_t n = ::read(fd.get(), out.data() + done, out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{"cannot read " + named(what, path) + ": " + system_error(errno)};
+    const std::size_t n = std::fread(out.data() + done, 1, out.size() - done, file.stream.get());
+    if (n == 0 && std::ferror(file.stream.get()))
+      return Error{"cannot read " + named(what, path) + ": " + std::generic_category().message(errno)};
     if (n == 0) break;  // the file shrank while being read: what is there
-    done += static_cast<std::size_t>(n);
+    done += n;
   }
   out.resize(done);
-  char extra = 0;
-  if (done == size && ::read(fd.get(), &extra, 1) > 0)
+  if (done == file.size && std::fgetc(file.stream.get()) != EOF)
     return Error{named(what, path) + ": the file grows while being read"};
   return Ok{};
 }
@@ -75,32 +54,36 @@ Status read_into(const std::string& path, std::string_view what, std::uintmax_t 
 }  // namespace
 
 Status check_regular_file(const std::string& path, std::string_view what, std::uintmax_t max_bytes) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return Error{"cannot open " + named(what, path) + ": " + system_error(errno)};
-  if (!S_ISREG(st.st_mode)) return Error{not_regular(what, path, st)};
-  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
-    return Error{too_large(what, path, static_cast<std::uintmax_t>(st.st_size), max_bytes)};
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec) return Error{"cannot open " + named(what, path) + ": " + ec.message()};
+  if (st.type() != fs::file_type::regular) return Error{not_regular(what, path, st.type())};
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) return Error{"cannot open " + named(what, path) + ": " + ec.message()};
+  if (size > max_bytes) return Error{too_large(what, path, size, max_bytes)};
   return Ok{};
 }
 
 Status check_directory(const std::string& path, std::string_view what) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return Error{named(what, path) + ": " + system_error(errno)};
-  if (!S_ISDIR(st.st_mode)) return Error{named(what, path) + ": not a directory"};
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec) return Error{named(what, path) + ": " + ec.message()};
+  if (st.type() != fs::file_type::directory) return Error{named(what, path) + ": not a directory"};
   return Ok{};
 }
 
 Status check_output_file(const std::string& path, std::string_view what) {
   if (path.empty()) return Error{"empty path for the " + std::string(what)};
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode)) return Error{not_regular(what, path, st)};
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!ec) {
+    if (st.type() != fs::file_type::regular) return Error{not_regular(what, path, st.type())};
     return Ok{};
   }
-  if (errno != ENOENT) return Error{"cannot write " + named(what, path) + ": " + system_error(errno)};
-  const std::size_t slash = path.find_last_of('/');
-  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (ec != std::errc::no_such_file_or_directory)
+    return Error{"cannot write " + named(what, path) + ": " + ec.message()};
+  const fs::path parent = fs::path(path).parent_path();
+  const std::string folder = parent.empty() ? "." : parent.string();
   if (Status s = check_directory(folder, "folder of the " + std::string(what)); !s)
     return Error{"cannot write " + named(what, path) + ": " + s.error()};
   return Ok{};

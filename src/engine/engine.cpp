@@ -1,7 +1,5 @@
 #include "damas/engine/engine.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
@@ -12,14 +10,11 @@
 #include <span>
 #include <thread>
 
-#include "damas/book/book_file.h"
+#include "data_files.h"
+
 #include "damas/book/choice.h"
-#include "damas/book/discovery.h"
-#include "damas/core/file_check.h"
 #include "damas/core/movegen.h"
-#include "damas/core/text_lines.h"
-#include "damas/egdb/discovery.h"
-#include "damas/egdb/egdb.h"
+#include "damas/core/platform.h"
 #include "damas/eval/eval.h"
 #include "damas/eval/learned.h"
 #include "damas/search/level.h"
@@ -44,16 +39,6 @@ struct Job {
 std::uint64_t fresh_seed() {
   std::random_device rd;
   return (std::uint64_t{rd()} << 32) ^ rd();
-}
-
-// A network plays the game it was trained for: another game's positions are not what it learned.
-// `remedy` says which setting to change first (the order of set-param matters).
-Status check_network_game(const LearnedWeights& network, const std::string& path, Variant game,
-                          std::string_view remedy) {
-  if (network.variant == game) return Ok{};
-  return Error{"eval-file " + path + " holds a network for " + std::string(to_string(network.variant)) +
-               " draughts, and the game is " + std::string(to_string(game)) + " (" + std::string(remedy) +
-               ")"};
 }
 
 }  // namespace
@@ -96,10 +81,10 @@ struct Engine::Impl {
   BookStatus book_status;
 
   Status apply_option(std::string_view name, std::string_view value);
-  Status load_egdb(const Options& next);
-  Status load_book(const Options& next);
+  Status use_egdb(const Options& next);
+  Status use_book(const Options& next);
   std::optional<book::BookMove> book_move(const GoParams& params, const SearchRequest& request) const;
-  Status load_eval_file(const std::string& path);
+  Status use_eval_file(const std::string& path);
   SearchRequest request(const GoParams& params);
   void loop();
 };
@@ -115,22 +100,20 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
           return s;
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
-    return load_egdb(next);
+    return use_egdb(next);
   }
   if (name == option::kBook || name == option::kBookFile) {
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
-    return load_book(next);
+    return use_book(next);
   }
-  if (name == option::kEvalFile) return load_eval_file(std::string(value));
+  if (name == option::kEvalFile) return use_eval_file(std::string(value));
   if (name == option::kHash) {
     // Memory is committed when the table is cleared: a table larger than half the machine's RAM
     // would get the process killed instead of an error.
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page_size = sysconf(_SC_PAGE_SIZE);
+    const auto ram_mib = static_cast<std::int64_t>(platform::physical_memory_bytes() >> 20);
     const std::int64_t requested = std::atoll(std::string(value).c_str());
-    if (pages > 0 && page_size > 0) {
-      const std::int64_t ram_mib = static_cast<std::int64_t>(pages) * page_size / (1024 * 1024);
+    if (ram_mib > 0) {
       if (requested > ram_mib / 2)
         return Error{"hash " + std::string(value) + " MiB is more than half of this machine's " +
                      std::to_string(ram_mib) + " MiB of memory"};
@@ -146,72 +129,36 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
   return Ok{};
 }
 
-// A directory named by egdb-path must be sound; one found by the search list is used as far as it
-// is (a damaged slice is left out and reported), and finding nothing is no error.
-Status Engine::Impl::load_egdb(const Options& next) {
-  const std::string& path = next.get(option::kEgdbPath);
-  const int pieces = static_cast<int>(next.get_int(option::kEgdbPieces));
-  EgdbStatus status;
-  status.setting = path;
-  status.variant = next.variant();
-  std::shared_ptr<const egdb::Database> db;
-  if (path == egdb::kNoDatabases) {
-    // Off.
-  } else if (path.empty() || path == "auto") {
-    const egdb::Found found = egdb::find_databases(egdb::Places::of_process(), pieces, status.variant);
-    if (!found.dir.empty()) {
-      auto opened = egdb::Database::open_shared(found.dir, pieces, egdb::BadSlice::Skip);
-      status.source = found.source;
-      if (opened) db = *opened;
-      else status.problems.push_back(opened.error());
-    }
-  } else {
-    auto opened = egdb::Database::open_shared(path, pieces);
-    if (!opened) return Error{opened.error()};
-    db = *opened;
-    status.source = "egdb-path";
-  }
-  if (db && db->variant() != status.variant) {
-    // Named by egdb-path for another game: kept (the variant may change back), not probed.
-    status.problems.push_back(db->dir() + " holds " + std::string(to_string(db->variant())) +
-                              " databases, not used in a " + std::string(to_string(status.variant)) +
-                              " game");
-  } else if (db) {
-    status.dir = db->dir();
-    status.pieces = db->max_pieces();
-    status.problems.insert(status.problems.end(), db->skipped().begin(), db->skipped().end());
-  }
+Status Engine::Impl::use_egdb(const Options& next) {
+  Expected<LoadedEgdb> loaded = load_egdb(next);
+  if (!loaded) return Error{loaded.error()};
   options = next;
-  egdb = std::move(db);
-  egdb_status = std::move(status);
+  egdb = std::move(loaded->database);
+  egdb_status = std::move(loaded->status);
   return Ok{};
 }
 
-// A file named by book-file must be a sound book; a book found by the search list that is not is
-// reported and the engine plays without one. With book=false nothing is read.
-Status Engine::Impl::load_book(const Options& next) {
-  const std::string& path = next.get(option::kBookFile);
-  BookStatus status;
-  status.enabled = next.get_bool(option::kBook);
-  status.setting = path;
-  std::shared_ptr<const book::Book> loaded;
-  if (status.enabled && path != book::kNoBook) {
-    const bool automatic = path.empty() || path == "auto";
-    const book::Candidate found =
-        automatic ? book::find_book(book::Places::of_process()) : book::Candidate{path, "book-file"};
-    if (!found.path.empty()) {
-      Expected<book::Book> read = book::read_book(found.path);
-      if (!read && !automatic) return Error{read.error()};
-      if (read) loaded = std::make_shared<const book::Book>(std::move(*read));
-      else status.problem = read.error();
-      status.path = found.path;
-      status.source = found.source;
-      status.positions = loaded ? loaded->size() : 0;
-    }
-  }
+Status Engine::Impl::use_book(const Options& next) {
+  Expected<LoadedBook> loaded = load_book(next);
+  if (!loaded) return Error{loaded.error()};
   options = next;
-  book = std::move(loaded);
-  book_status = std::move(status);
+  book = std::move(loaded->book);
+  book_status = std::move(loaded->status);
+  return Ok{};
+}
+
+// A bad file is an error and the current weights stay.
+Status Engine::Impl::use_eval_file(const std::string& path) {
+  Expected<EvalFile> loaded = read_eval_file(path);
+  if (!loaded) return Error{loaded.error()};
+  if (loaded->learned)
+    if (Status s =
+            check_network_game(*loaded->learned, path, options.variant(), "set the variant before eval-file");
+        !s)
+      return s;
+  if (Status s = options.set(option::kEvalFile, path); !s) return s;
+  weights = loaded->classic;
+  learned_file = loaded->learned;
   return Ok{};
 }
 
@@ -224,14 +171,6 @@ std::optional<book::BookMove> Engine::Impl::book_move(const GoParams& p, const S
   if (lv.book_ply > 0) max_ply = std::min(max_ply, lv.book_ply);
   const auto margin = static_cast<Score>(options.get_int(option::kBookMargin));
   return book::choose_move(*book, r.root, {max_ply, margin, r.seed ^ 0xB00C5EEDULL});
-}
-
-std::string BookStatus::text() const {
-  if (!enabled) return "opening book: off (book=false)";
-  if (setting == book::kNoBook) return "opening book: none (book-file=none)";
-  if (!problem.empty()) return "opening book: " + problem + "; playing without a book";
-  if (path.empty()) return "opening book: none found";
-  return "opening book: " + std::to_string(positions) + " positions in " + path + " (" + source + ")";
 }
 
 namespace {
@@ -259,65 +198,7 @@ SearchResult answer_from_book(const book::Book& book, const Position& root, cons
   return r;
 }
 
-struct EvalFile {
-  EvalWeights classic;
-  std::shared_ptr<const LearnedWeights> learned;  // null: the built-in network
-};
-
-// A learned-weights file is recognised by its magic; anything else is read as classic text
-// weights. Empty: both built-in.
-Expected<EvalFile> read_eval_file(const std::string& path) {
-  EvalFile e;
-  if (path.empty()) return e;
-  Expected<std::string> bytes = read_checked_file(path, "evaluation file", file_limit::kWeights);
-  if (!bytes) return Error{bytes.error()};
-  const std::span<const unsigned char> raw(reinterpret_cast<const unsigned char*>(bytes->data()),
-                                           bytes->size());
-  if (is_learned_weights(raw)) {
-    Expected<LearnedWeights> loaded = parse_learned_weights(raw, path);
-    if (!loaded) return Error{loaded.error()};
-    e.learned = std::make_shared<const LearnedWeights>(*loaded);
-  } else {
-    Expected<EvalWeights> loaded = parse_weights(*bytes, path);
-    if (!loaded) return Error{loaded.error()};
-    e.classic = *loaded;
-  }
-  return e;
-}
-
 }  // namespace
-
-// A bad file is an error and the current weights stay.
-Status Engine::Impl::load_eval_file(const std::string& path) {
-  Expected<EvalFile> loaded = read_eval_file(path);
-  if (!loaded) return Error{loaded.error()};
-  if (loaded->learned)
-    if (Status s =
-            check_network_game(*loaded->learned, path, options.variant(), "set the variant before eval-file");
-        !s)
-      return s;
-  if (Status s = options.set(option::kEvalFile, path); !s) return s;
-  weights = loaded->classic;
-  learned_file = loaded->learned;
-  return Ok{};
-}
-
-Status check_option_files(const Options& options) {
-  const Expected<EvalFile> e = read_eval_file(options.get(option::kEvalFile));
-  if (!e) return Error{e.error()};
-  if (e->learned)
-    if (Status s = check_network_game(*e->learned, options.get(option::kEvalFile), options.variant(),
-                                      "set --variant to the network's game");
-        !s)
-      return s;
-  const std::string& egdb_path = options.get(option::kEgdbPath);
-  if (!egdb_path.empty() && egdb_path != "auto" && egdb_path != egdb::kNoDatabases)
-    if (Status s = check_directory(egdb_path, "endgame database directory"); !s) return s;
-  const std::string& book_path = options.get(option::kBookFile);
-  if (book_path.empty() || book_path == "auto" || book_path == book::kNoBook) return Ok{};
-  if (Expected<book::Book> b = book::read_book(book_path); !b) return Error{b.error()};
-  return Ok{};
-}
 
 void Engine::Impl::loop() {
   std::unique_lock lock(mutex);
@@ -351,8 +232,8 @@ void Engine::Impl::loop() {
 
 Engine::Engine() : impl_(std::make_unique<Impl>()) {
   impl_->apply_option(option::kHash, impl_->options.get(option::kHash));
-  impl_->load_egdb(impl_->options);
-  impl_->load_book(impl_->options);
+  impl_->use_egdb(impl_->options);
+  impl_->use_book(impl_->options);
 }
 
 Engine::Engine(const Options& options) : impl_(std::make_unique<Impl>()) {
@@ -366,9 +247,9 @@ Engine::Engine(const Options& options) : impl_(std::make_unique<Impl>()) {
     impl_->apply_option(spec.name, options.get(spec.name));
   }
   // A book file it cannot use: the found book (or none), as for any other option.
-  if (!impl_->load_book(impl_->options)) {
+  if (!impl_->use_book(impl_->options)) {
     (void)impl_->options.set(option::kBookFile, "auto");
-    impl_->load_book(impl_->options);
+    impl_->use_book(impl_->options);
   }
 }
 
@@ -415,20 +296,6 @@ std::optional<book::BookEntry> Engine::book_entry(const Position& position) cons
 std::vector<Move> Engine::book_line(const Position& position) const {
   std::lock_guard lock(impl_->mutex);
   return impl_->book ? book::main_line(*impl_->book, position) : std::vector<Move>{};
-}
-
-std::string EgdbStatus::text() const {
-  const std::string head = variant == Variant::Brazilian
-                               ? "endgame databases: "
-                               : "endgame databases (" + std::string(to_string(variant)) + "): ";
-  if (!dir.empty())
-    return head + "up to " + std::to_string(pieces) + " pieces in " + dir + " (" + source + ")";
-  if (setting == egdb::kNoDatabases) return head + "none (egdb-path=none)";
-  const std::string user = egdb::user_dir(egdb::Places::of_process());
-  const std::string flag =
-      variant == Variant::Brazilian ? "" : " --variant " + std::string(to_string(variant));
-  return head + "none found (damas egdb build --pieces 4" + flag + " writes the 4-piece set to " +
-         (user.empty() ? std::string("the user directory") : egdb::variant_dir(user, variant)) + ")";
 }
 
 Status Engine::set_position(const Position& start, const std::vector<Move>& moves) {

@@ -1,12 +1,5 @@
 #include "damas/match/hub_engine.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -23,17 +16,6 @@ using std::chrono::milliseconds;
 constexpr milliseconds kStopGrace{500};
 constexpr milliseconds kQuitGrace{200};
 
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
-
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
-  return "stopped";
-}
-
 double seconds_since(SteadyClock::time_point t) {
   return std::chrono::duration<double>(SteadyClock::now() - t).count();
 }
@@ -43,162 +25,12 @@ SteadyClock::time_point after_seconds(double seconds) {
                                   std::chrono::duration<double>(std::max(0.0, seconds)));
 }
 
-// In the child, between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, int in_fd, int out_fd, int err_fd,
-                             int status_fd) {
-  if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0 ||
-      (!spec.dir.empty() && ::chdir(spec.dir.c_str()) != 0)) {
-    const int e = errno;
-    (void)!::write(status_fd, &e, sizeof e);
-    ::_exit(127);
-  }
-  ::execvp(argv[0], argv);
-  const int e = errno;
-  (void)!::write(status_fd, &e, sizeof e);
-  ::_exit(127);
-}
-
 }  // namespace
-
-// ---- ChildProcess ---------------------------------------------------------------------------
-
-ChildProcess::~ChildProcess() { kill(); }
-
-Status ChildProcess::start(const ProcessSpec& spec) {
-  kill();
-  eof_ = false;
-  lines_.clear();
-  splitter_ = hub::LineSplitter(hub::kMaxLineBytes);
-  exit_description_.clear();
-
-  std::vector<std::string> words{spec.command};
-  words.insert(words.end(), spec.args.begin(), spec.args.end());
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-
-  int in[2] = {-1, -1};
-  int out[2] = {-1, -1};
-  int status[2] = {-1, -1};
-  int err = spec.stderr_fd;
-  int devnull = -1;
-  if (err < 0) err = devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0 || ::pipe2(out, O_CLOEXEC) != 0 ||
-      ::pipe2(status, O_CLOEXEC) != 0 || err < 0) {
-    const std::string why = std::strerror(errno);
-    for (int* fd : {&in[0], &in[1], &out[0], &out[1], &status[0], &status[1], &devnull}) close_fd(*fd);
-    return Error{"cannot create pipes: " + why};
-  }
-  const pid_t pid = ::fork();
-  if (pid == 0) exec_child(spec, argv.data(), in[1], out[1], err, status[1]);
-  const int fork_errno = errno;
-  for (int* fd : {&in[1], &out[1], &status[1], &devnull}) close_fd(*fd);
-  if (pid < 0) {
-    for (int* fd : {&in[0], &out[0], &status[0]}) close_fd(*fd);
-    return Error{std::string("fork failed: ") + std::strerror(fork_errno)};
-  }
-  // The status pipe closes on exec (nothing read) or carries exec's errno.
-  int child_errno = 0;
-  ssize_t got = 0;
-  do got = ::read(status[0], &child_errno, sizeof child_errno);
-  while (got < 0 && errno == EINTR);
-  close_fd(status[0]);
-  pid_ = pid;
-  in_fd_ = in[0];
-  out_fd_ = out[0];
-  ::fcntl(out_fd_, F_SETFL, ::fcntl(out_fd_, F_GETFL) | O_NONBLOCK);
-  if (got > 0) {
-    reap(true);
-    close_fds();
-    return Error{std::strerror(child_errno)};
-  }
-  return Ok{};
-}
-
-Status ChildProcess::write_line(std::string_view line) {
-  if (in_fd_ < 0) return Error{"not running"};
-  std::string data(line);
-  data += '\n';
-  std::size_t sent = 0;
-  while (sent < data.size()) {
-    const ssize_t n = ::send(in_fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Error{std::string("cannot write to the engine: ") + std::strerror(errno)};
-    sent += static_cast<std::size_t>(n);
-  }
-  return Ok{};
-}
-
-ReadResult ChildProcess::read_line(SteadyClock::time_point deadline, std::string& line) {
-  const auto keep = [this](std::string_view text, bool) {
-    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    lines_.emplace_back(text);
-  };
-  while (lines_.empty()) {
-    if (eof_ || out_fd_ < 0) return ReadResult::Closed;
-    const auto left = std::chrono::ceil<milliseconds>(deadline - SteadyClock::now()).count();
-    const int wait_ms = static_cast<int>(std::clamp<long long>(left, 0, 1000000));
-    pollfd p{out_fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, wait_ms);
-    if (ready < 0 && errno != EINTR) eof_ = true;
-    if (ready == 0 && wait_ms == 0) return ReadResult::Timeout;
-    if (ready <= 0) continue;
-    char buffer[4096];
-    const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
-    if (n > 0) {
-      splitter_.feed(std::string_view(buffer, static_cast<std::size_t>(n)), keep);
-    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-      eof_ = true;
-      splitter_.finish(keep);
-    }
-  }
-  line = std::move(lines_.front());
-  lines_.pop_front();
-  return ReadResult::Line;
-}
-
-void ChildProcess::reap(bool wait) {
-  if (pid_ <= 0) return;
-  int status = 0;
-  pid_t r = 0;
-  do r = ::waitpid(pid_, &status, wait ? 0 : WNOHANG);
-  while (r < 0 && errno == EINTR);
-  if (r == pid_ || r < 0) {
-    exit_description_ = r == pid_ ? describe_status(status) : "lost";
-    pid_ = -1;
-  }
-}
-
-void ChildProcess::close_fds() {
-  close_fd(in_fd_);
-  close_fd(out_fd_);
-}
-
-void ChildProcess::kill() {
-  if (pid_ > 0) {
-    reap(false);  // it may have exited on its own: keep its real status
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      reap(true);
-    }
-  }
-  close_fds();
-}
-
-void ChildProcess::close(milliseconds grace) {
-  close_fd(in_fd_);
-  const auto deadline = SteadyClock::now() + grace;
-  while (pid_ > 0 && SteadyClock::now() < deadline) {
-    reap(false);
-    if (pid_ > 0) std::this_thread::sleep_for(milliseconds(2));
-  }
-  kill();
-}
 
 // ---- HubEngine ------------------------------------------------------------------------------
 
-HubEngine::HubEngine(EngineSpec spec, int log_fd, bool debug)
-    : spec_(std::move(spec)), log_fd_(log_fd), debug_(debug) {}
+HubEngine::HubEngine(EngineSpec spec, std::shared_ptr<const LogFile> log, bool debug)
+    : spec_(std::move(spec)), log_(std::move(log)), debug_(debug) {}
 
 HubEngine::~HubEngine() {
   if (process_.running()) {
@@ -208,11 +40,11 @@ HubEngine::~HubEngine() {
 }
 
 void HubEngine::log(char direction, std::string_view line) const {
-  if (!debug_ || log_fd_ < 0) return;
+  if (!debug_ || !log_) return;
   std::string text = "[" + spec_.name + "] " + direction + " ";
   text.append(line);
   text += '\n';
-  (void)!::write(log_fd_, text.data(), text.size());  // one write: lines of engines do not mix
+  log_->write(text);  // one write: lines of engines do not mix
 }
 
 Status HubEngine::send(std::string_view line) {
@@ -232,7 +64,7 @@ Status HubEngine::start() {
   moves_text_.clear();
   id_name_.clear();
   ProcessSpec process = spec_.process;
-  process.stderr_fd = log_fd_;
+  process.stderr_path = log_ ? log_->path() : std::string();
   const std::string who = "engine " + spec_.name + " (" + spec_.process.command + ")";
   if (Status s = process_.start(process); !s) return Error{who + " cannot be started: " + s.error()};
   const auto deadline = after_seconds(spec_.start_timeout);

@@ -1,7 +1,8 @@
 #include "hub_game.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <utility>
@@ -110,11 +111,11 @@ std::optional<Outcome> play_move(Game& game, Side& side, EngineTotals& totals) {
 }
 
 std::string today() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
+  using namespace std::chrono;
+  const year_month_day date{floor<days>(system_clock::now())};  // UTC
   char buffer[16];
-  std::strftime(buffer, sizeof buffer, "%Y.%m.%d", &tm);
+  std::snprintf(buffer, sizeof buffer, "%04d.%02u.%02u", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()));
   return buffer;
 }
 

@@ -1,9 +1,5 @@
 #include "damas/match/hub_match.h"
 
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -12,6 +8,7 @@
 #include <thread>
 
 #include "damas/core/file_check.h"
+#include "damas/core/platform.h"
 #include "hub_game.h"
 #include "match_resume.h"
 #include "match_schedule.h"
@@ -20,21 +17,12 @@ namespace damas {
 
 namespace {
 
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto secs = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-  };
-  return secs(usage.ru_utime) + secs(usage.ru_stime);
-}
-
 // The match: its jobs shared by the slots (threads), each slot with its own engine processes,
 // every finished game counted, written to the PDN file and reported.
 class MatchRun {
  public:
-  MatchRun(const HubMatchSpec& spec, const HubGameCallback& on_game, int log_fd)
-      : spec_(spec), on_game_(on_game), log_fd_(log_fd), jobs_(schedule_match(spec)) {
+  MatchRun(const HubMatchSpec& spec, const HubGameCallback& on_game, std::shared_ptr<const LogFile> log)
+      : spec_(spec), on_game_(on_game), log_(std::move(log)), jobs_(schedule_match(spec)) {
     for (const MatchEngine& e : spec.engines) result_.names.push_back(e.spec.name);
     result_.totals.resize(spec.engines.size());
     for (const Job& j : jobs_) result_.total_games += static_cast<int>(j.size());
@@ -59,7 +47,7 @@ class MatchRun {
   }
 
   Expected<HubMatchResult> run() {
-    const double cpu0 = cpu_seconds();
+    const double cpu0 = platform::process_cpu_seconds();
     const auto t0 = SteadyClock::now();
     const int slots = std::min<int>(spec_.concurrency, static_cast<int>(jobs_.size()));
     std::vector<std::thread> threads;
@@ -68,7 +56,7 @@ class MatchRun {
     for (std::thread& t : threads) t.join();
     if (error_) return Error{*error_};
     result_.wall_seconds = std::chrono::duration<double>(SteadyClock::now() - t0).count();
-    result_.runner_cpu_seconds = cpu_seconds() - cpu0;
+    result_.runner_cpu_seconds = platform::process_cpu_seconds() - cpu0;
     return result_;
   }
 
@@ -87,7 +75,7 @@ class MatchRun {
       EngineSpec spec = spec_.engines[static_cast<std::size_t>(i)].spec;
       spec.draw_rules = std::string(to_string(spec_.draw_rules));
       spec.variant = spec_.variant;
-      e = std::make_unique<HubEngine>(std::move(spec), log_fd_, spec_.debug);
+      e = std::make_unique<HubEngine>(std::move(spec), log_, spec_.debug);
     }
     if (!e->alive())
       if (Status s = e->start(); !s) {
@@ -152,7 +140,7 @@ class MatchRun {
 
   const HubMatchSpec& spec_;
   const HubGameCallback& on_game_;
-  int log_fd_;
+  std::shared_ptr<const LogFile> log_;
   std::vector<Job> jobs_;
   std::atomic<std::size_t> next_job_{0};
   std::atomic<bool> stop_{false};
@@ -166,16 +154,11 @@ class MatchRun {
 
 Expected<HubMatchResult> run_hub_match(const HubMatchSpec& spec, const HubGameCallback& on_game) {
   if (Status s = check_match_spec(spec); !s) return Error{s.error()};
-  const int log_fd = ::open(spec.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd < 0) return Error{"cannot write the engine log " + spec.log_path};
-  Expected<HubMatchResult> result = Error{""};
-  {
-    MatchRun run(spec, on_game, log_fd);
-    if (Status s = run.open_pdn(); !s) result = Error{s.error()};
-    else result = run.run();
-  }
-  ::close(log_fd);
-  return result;
+  Expected<std::shared_ptr<LogFile>> log = LogFile::open(spec.log_path);
+  if (!log) return Error{log.error()};
+  MatchRun run(spec, on_game, *log);
+  if (Status s = run.open_pdn(); !s) return Error{s.error()};
+  return run.run();
 }
 
 }  // namespace damas

@@ -1,10 +1,10 @@
 #include "damas/search/tt.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+
+#include "damas/core/platform.h"
 
 namespace damas {
 namespace {
@@ -52,7 +52,7 @@ MoveTag MoveTag::of(const Move& m) {
   return MoveTag{(std::uint32_t{m.from.bit} + 1) | (std::uint32_t{m.to.bit} << 6) | (cap_hash << 12)};
 }
 
-void TranspositionTable::Free::operator()(Bucket* b) const { std::free(b); }
+void TranspositionTable::Free::operator()(Bucket* b) const { platform::free_large(b); }
 
 TranspositionTable::TranspositionTable(std::size_t mib) { resize(mib); }
 
@@ -61,17 +61,15 @@ void TranspositionTable::resize(std::size_t mib) {
   const std::size_t count = mib * 1024 * 1024 / sizeof(Bucket);
   if (count != buckets_count_) {
     buckets_.reset();  // free first: old and new tables need not coexist
-    // Aligned to 2 MiB so the kernel can back the table with huge pages (fewer TLB misses).
+    // Aligned to 2 MiB so the system can back the table with huge pages (fewer TLB misses).
     constexpr std::size_t kHugePage = std::size_t{2} << 20;
-    const std::size_t bytes = (count * sizeof(Bucket) + kHugePage - 1) / kHugePage * kHugePage;
-    void* memory = std::aligned_alloc(kHugePage, bytes);
+    void* memory = platform::allocate_large(count * sizeof(Bucket), kHugePage);
     if (!memory) {
       buckets_count_ = 0;
       mib_ = 0;
       resize(mib / 2 > 0 && mib > 1 ? mib / 2 : 1);  // fall back to what the machine has
       return;
     }
-    madvise(memory, bytes, MADV_HUGEPAGE);
     Bucket* first = static_cast<Bucket*>(memory);
     std::uninitialized_default_construct_n(first, count);
     buckets_.reset(first);

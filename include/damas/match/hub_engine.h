@@ -1,12 +1,10 @@
-// A Hub engine run as a child process (protocol/hub.md): its pipes, reads with deadlines, and the
-// protocol session the match runner needs (handshake, options, one search per move).
+// A Hub engine run as a child process (match/child_process.h; protocol/hub.md): the protocol
+// session the match runner needs (handshake, options, one search per move).
 //
-// Every read has a deadline (poll()); the engine's stderr goes to a log file the runner owns;
+// Every read has a deadline; the engine's stderr goes to a log file the runner owns;
 // an engine that hangs is stopped, then killed, and can be restarted. Nothing here throws or
 // writes to our stdout.
 #pragma once
-
-#include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
@@ -22,56 +20,9 @@
 #include "damas/core/notation.h"
 #include "damas/core/position.h"
 #include "damas/hub/wire.h"
+#include "damas/match/child_process.h"
 
 namespace damas {
-
-using SteadyClock = std::chrono::steady_clock;
-
-// ---- The child process ----------------------------------------------------------------------
-
-struct ProcessSpec {
-  std::string command;            // path of the program (or a name looked up in PATH)
-  std::vector<std::string> args;  // after argv[0]
-  std::string dir;                // working directory; empty = ours
-  int stderr_fd = -1;             // where the child's stderr goes; -1 = /dev/null
-};
-
-enum class ReadResult { Line, Timeout, Closed };
-
-class ChildProcess {
- public:
-  ChildProcess() = default;
-  ~ChildProcess();  // kills a running child
-  ChildProcess(const ChildProcess&) = delete;
-  ChildProcess& operator=(const ChildProcess&) = delete;
-
-  // Starts the program; an error when it cannot be executed (the message has strerror).
-  Status start(const ProcessSpec& spec);
-  bool running() const { return pid_ > 0; }
-  pid_t pid() const { return pid_; }  // -1 when none runs
-  // One line, '\n' appended; an error when the child no longer reads (closed pipe).
-  Status write_line(std::string_view line);
-  // The next line of the child's stdout, without '\n' (and without a trailing '\r').
-  ReadResult read_line(SteadyClock::time_point deadline, std::string& line);
-  // SIGKILL and reap. Nothing happens when no child runs.
-  void kill();
-  // Closes stdin and waits up to `grace` for the child to exit, then kills it.
-  void close(std::chrono::milliseconds grace);
-  // "exited with status 3", "killed by signal 11", or "" while it runs / was never reaped.
-  const std::string& exit_description() const { return exit_description_; }
-
- private:
-  void reap(bool wait);
-  void close_fds();
-
-  pid_t pid_ = -1;
-  int in_fd_ = -1;   // the child's stdin (a socket: writing never raises SIGPIPE)
-  int out_fd_ = -1;  // the child's stdout
-  bool eof_ = false;
-  hub::LineSplitter splitter_{hub::kMaxLineBytes};
-  std::deque<std::string> lines_;
-  std::string exit_description_;
-};
 
 // ---- The Hub session ------------------------------------------------------------------------
 
@@ -108,8 +59,8 @@ struct ThinkReply {
 
 class HubEngine {
  public:
-  // `log_fd` receives the engine's stderr and, when `debug`, every protocol line both ways.
-  HubEngine(EngineSpec spec, int log_fd, bool debug);
+  // `log` receives the engine's stderr and, when `debug`, every protocol line both ways.
+  HubEngine(EngineSpec spec, std::shared_ptr<const LogFile> log, bool debug);
   HubEngine(const HubEngine&) = delete;
   HubEngine& operator=(const HubEngine&) = delete;
   ~HubEngine();  // `quit`, then kill if it does not exit
@@ -143,7 +94,7 @@ class HubEngine {
   const std::string& moves_text(const Position& start, const std::vector<Move>& moves);
 
   EngineSpec spec_;
-  int log_fd_;
+  std::shared_ptr<const LogFile> log_;
   bool debug_;
   ChildProcess process_;
   std::vector<hub::ParamDeclaration> params_;

@@ -13,7 +13,7 @@
 
 #include "damas/cli/cli.h"
 #include "damas/cli/soak.h"
-#include "damas/match/hub_engine.h"
+#include "damas/match/child_process.h"
 
 namespace po = boost::program_options;
 
