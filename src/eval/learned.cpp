@@ -7,6 +7,8 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #elif defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #endif
@@ -68,6 +70,16 @@ inline void add_pair_products(I32x8& z, std::int32_t pair, const std::int16_t* w
   const __m256i products = _mm256_madd_epi16(_mm256_set1_epi32(pair), weights);
   I32x8 sums;
   load(sums, &products);
+  z += sums;
+#elif defined(__SSE2__)
+  // Every x86-64 (the portable builds: the .deb, Windows): pmaddwd on two halves of 8 lanes.
+  __m128i lo, hi;
+  load(lo, w);
+  load(hi, w + 8);
+  const __m128i a = _mm_set1_epi32(pair);
+  const __m128i products[2] = {_mm_madd_epi16(a, lo), _mm_madd_epi16(a, hi)};
+  I32x8 sums;
+  load(sums, products);
   z += sums;
 #elif defined(__wasm_simd128__)
   // The browser build: i32x4.dot_i16x8_s is WebAssembly's vpmaddwd, on two halves of 8 lanes.
