@@ -8,7 +8,8 @@
 namespace damas::cli {
 
 int soak_main(const Args&) {
-  std::cerr << "damas soak: not available on Windows (it measures damas serve under Linux; bench/web-load.md)\n";
+  std::cerr
+      << "damas soak: not available on Windows (it measures damas serve under Linux; bench/web-load.md)\n";
   return 2;
 }
 

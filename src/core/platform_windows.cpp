@@ -6,10 +6,10 @@
 
 #include <sys/stat.h>
 
+#include <malloc.h>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <malloc.h>
 
 #include "damas/core/platform.h"
 
@@ -36,8 +36,9 @@ double process_cpu_seconds() {
 std::string executable_path() {
   // The module holding this function: damas.exe, or damas.dll inside a GUI's process.
   HMODULE module = nullptr;
-  if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                          reinterpret_cast<LPCSTR>(&executable_path), &module))
+  if (!GetModuleHandleExA(
+          GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+          reinterpret_cast<LPCSTR>(&executable_path), &module))
     return {};
   std::string path(MAX_PATH, '\0');
   while (true) {

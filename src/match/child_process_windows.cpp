@@ -61,8 +61,8 @@ std::string describe_exit(DWORD code, bool killed) {
 
 HANDLE open_for_append(const std::string& path, bool inheritable) {
   SECURITY_ATTRIBUTES sa{sizeof sa, nullptr, inheritable ? TRUE : FALSE};
-  return CreateFileA(path.c_str(), FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &sa,
-                     OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  return CreateFileA(path.c_str(), FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                     &sa, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
 }
 
 }  // namespace
@@ -179,7 +179,8 @@ Status ChildProcess::write_line(std::string_view line) {
   std::size_t sent = 0;
   while (sent < data.size()) {
     DWORD n = 0;
-    if (!WriteFile(native_->in, data.data() + sent, static_cast<DWORD>(data.size() - sent), &n, nullptr) || n == 0)
+    if (!WriteFile(native_->in, data.data() + sent, static_cast<DWORD>(data.size() - sent), &n, nullptr) ||
+        n == 0)
       return Error{"cannot write to the engine: " + system_message(GetLastError())};
     sent += n;
   }
