@@ -125,6 +125,28 @@ TEST_CASE("checkerboard: bad boards are refused with the board left unchanged") 
   }
 }
 
+TEST_CASE("checkerboard: more than 12 pieces a side are refused") {
+  Frontend frontend(quiet_options());
+  Board8x8 board;
+  for (int x = 0; x < 8; ++x)
+    for (int y = 3; y < 8; ++y)
+      if (is_dark({x, y})) cell(board, x, y) = kCbWhite | kCbMan;
+  cell(board, 6, 0) = kCbBlack | kCbKing;
+  const MoveAnswer answer = frontend.get_move(MoveRequest{board, kCbWhite, 0.05, 0, 0}, kNever);
+  CHECK(answer.result == CbResult::Unknown);
+  CHECK(answer.board == board);
+  CHECK(answer.text.find("more than 12") != std::string::npos);
+}
+
+TEST_CASE("checkerboard: a board whose side not to move has no pieces is refused") {
+  Frontend frontend(quiet_options());
+  const Position over = fen("W:W21,22:B");
+  const MoveAnswer answer = frontend.get_move(request_for(over), kNever);
+  CHECK(answer.result == CbResult::Unknown);
+  CHECK(!answer.move);
+  CHECK(answer.text.find("Black has no pieces") != std::string::npos);
+}
+
 TEST_CASE("checkerboard: a colour other than 1 or 2 is refused") {
   Frontend frontend(quiet_options());
   for (const int color : {0, 3, -1, 4}) {
