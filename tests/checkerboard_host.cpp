@@ -186,8 +186,8 @@ void play_game(const Api& api, Variant variant, Opponent opponent, unsigned seed
       m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(random)];
     } else {
       if (!game.moves().empty()) {
-        const std::string history = game_history(game);  // whole: understood; cut: refused
-        const bool whole = history.rfind("set gamehist ", 0) == 0;
+        const std::string history = game_history(game);  // whole (maybe without "set"): understood
+        const bool whole = history.rfind("set gamehist ", 0) == 0 || history.rfind("gamehist ", 0) == 0;
         check.expect(command(api, history, check).first == (whole ? 1 : 0), "the answer to " + history);
       }
       m = engine_move(api, p, check);

@@ -341,6 +341,14 @@ TEST_CASE("checkerboard: a game history ending in the board counts for repetitio
   CHECK(frontend.engine().history().size() == 1);
 }
 
+TEST_CASE("checkerboard: a game history cut only of its set is used") {
+  Frontend frontend(quiet_options());
+  const Position start = fen("W:WK29:BK5");
+  CHECK(frontend.command("gamehist W:WK29:BK5 a1-b2 a7-b8 b2-a1 b8-a7").understood);
+  require_legal_answer(start, frontend.get_move(request_for(start), kNever));
+  CHECK(frontend.engine().history().size() == 5);
+}
+
 TEST_CASE("checkerboard: a bad game history is refused and forgotten") {
   Frontend frontend(quiet_options());
   CHECK(!frontend.command("set gamehist W:W99:B1 a1-b2").understood);

@@ -72,6 +72,8 @@ CommandReply Frontend::command(std::string_view text) {
   if (first == "set" && words.size() == 2 && words[1] == "gamehist") return set_game_history({});
   if (first == "get" || first == "set")
     return refused("use 'get NAME' or 'set NAME VALUE', not '" + echo_input(text) + "'");
+  // A `set gamehist` of 257 to 259 characters loses only its "set": the history is whole.
+  if (first == "gamehist") return set_game_history(rest_after(text, words, 1));
   if (looks_like_cut_history(text)) {
     history_.reset();
     return refused(
