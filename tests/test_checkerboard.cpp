@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <thread>
 
 #include "damas/checkerboard/board.h"
@@ -418,4 +419,35 @@ TEST_CASE("checkerboard: the clock bits cap maxtime at half the remaining time")
   r.info = kInfoExactTime;
   r.maxtime = 0.3;
   CHECK(*move_seconds(r) == Approx(0.3));
+}
+
+TEST_CASE("checkerboard: random boards and commands are answered without a crash") {
+  Frontend frontend(quiet_options());
+  std::mt19937 random(48);
+  const std::array<int, 8> codes = {0, 0, 0, 0, 5, 6, 9, 10};
+  const std::array<int, 4> bad_codes = {3, 7, 16, -5};
+  int played = 0;
+  for (int i = 0; i < 200; ++i) {
+    Board8x8 board;
+    for (int x = 0; x < 8; ++x)
+      for (int y = 0; y < 8; ++y)
+        if (is_dark({x, y})) cell(board, x, y) = codes[random() % codes.size()];
+    if (random() % 8 == 0) cell(board, 0, 1) = codes[random() % codes.size()];  // a light square
+    if (random() % 8 == 0) cell(board, 3, 3) = bad_codes[random() % bad_codes.size()];
+    const int color = 1 + static_cast<int>(random() % 2);
+    const MoveAnswer answer = frontend.get_move(MoveRequest{board, color, 0.001, 0, 0}, kNever);
+    CHECK(answer.text.size() < kTextBytes);
+    const Expected<Position> p = to_position(board, color, Variant::Brazilian);
+    if (answer.move) require_legal_answer(*p, answer);
+    else CHECK(answer.board == board);
+    played += answer.move ? 1 : 0;
+  }
+  CHECK(played > 0);
+  for (int i = 0; i < 200; ++i) {
+    std::string text;
+    for (std::size_t n = random() % 40; n > 0; --n) text += static_cast<char>(random() % 256);
+    const CommandReply reply = frontend.command(i % 2 ? "set " + text : text);
+    CHECK(!reply.text.empty());
+    CHECK(reply.text.size() < kTextBytes);
+  }
 }
