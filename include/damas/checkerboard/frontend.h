@@ -24,8 +24,8 @@ namespace damas::checkerboard {
 // getmove's return values (CB_DRAW, CB_WIN, CB_LOSS, CB_UNKNOWN).
 enum class CbResult : int { Draw = 0, Win = 1, Loss = 2, Unknown = 3 };
 
-// getmove's `info` bits (cb_interface.h).
-inline constexpr int kInfoResetMoves = 1;
+// getmove's `info` bits (cb_interface.h). Exact time asks for what damas does anyway (all of
+// maxtime); CB_RESET_MOVES (1) is ignored: the history comes from `set gamehist`.
 inline constexpr int kInfoExactTime = 2;
 inline constexpr int kInfoIncrementShift = 2;  // bits 2-3: the clock's unit, 0 = no clock given
 
@@ -57,7 +57,7 @@ struct CommandReply {
 };
 
 // The search time of a request: maxtime, capped at half the remaining time when the clock bits
-// of cb_interface.h give one; nullopt (with the reason) for a maxtime that is not a time.
+// of cb_interface.h give one; an error for a maxtime that is not a time (negative, NaN, infinite).
 Expected<double> move_seconds(const MoveRequest& request);
 
 class Frontend {
