@@ -27,6 +27,7 @@ const std::map<std::string, std::set<std::string>>& allowed_arrows() {
       {"engine", {"search", "eval", "egdb", "book", "core"}},
       {"hub", {"engine", "core"}},
       {"dxp", {"engine", "core"}},
+      {"checkerboard", {"engine", "core"}},
       {"match", {"hub", "engine", "core"}},
       {"review", {"engine", "core"}},
       {"web", {"review", "engine", "core"}},
