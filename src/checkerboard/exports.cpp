@@ -13,6 +13,7 @@
 
 #include "damas/checkerboard/cb_api.h"
 #include "damas/checkerboard/frontend.h"
+#include "damas/core/platform.h"
 
 namespace {
 
@@ -36,10 +37,14 @@ struct Instance {
   Frontend frontend{library_options()};
 };
 
-// Destroyed when the library is unloaded, which stops and joins the engine's threads.
+// Made on the first call and kept until the process ends, with the library (platform.h): never
+// destroyed, since its engine's threads cannot be joined while the system unloads a library.
 Instance& instance() {
-  static Instance the_instance;
-  return the_instance;
+  static Instance* const the_instance = [] {
+    damas::platform::keep_library_loaded();
+    return new Instance;
+  }();
+  return *the_instance;
 }
 
 // At most 1023 bytes and a NUL; bytes a client could not decode as ASCII become '?'.

@@ -42,7 +42,8 @@ class ServerProcess {
   bool alive() {
     std::string line;
     while (child_.read_line(SteadyClock::now(), line) == ReadResult::Line) {}
-    return child_.running() && ::kill(child_.pid(), 0) == 0 && child_.exit_description().empty();
+    return child_.running() && ::kill(static_cast<pid_t>(child_.pid()), 0) == 0 &&
+           child_.exit_description().empty();
   }
   // VmHWM: the most memory the server has held, in MiB.
   double peak_rss_mib() const {
@@ -53,7 +54,7 @@ class ServerProcess {
   }
   // SIGTERM, as Ctrl-C would: a clean stop is "exited with status 0".
   std::string stop() {
-    ::kill(child_.pid(), SIGTERM);
+    ::kill(static_cast<pid_t>(child_.pid()), SIGTERM);
     child_.close(20s);
     return child_.exit_description();
   }

@@ -18,6 +18,8 @@ namespace damas::platform {
 
 const char* name() { return "linux"; }
 
+void keep_library_loaded() {}
+
 std::uint64_t physical_memory_bytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);

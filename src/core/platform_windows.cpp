@@ -17,6 +17,12 @@ namespace damas::platform {
 
 const char* name() { return "windows"; }
 
+void keep_library_loaded() {
+  HMODULE module = nullptr;
+  GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                     reinterpret_cast<LPCSTR>(&keep_library_loaded), &module);
+}
+
 std::uint64_t physical_memory_bytes() {
   MEMORYSTATUSEX status{};
   status.dwLength = sizeof status;

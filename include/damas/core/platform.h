@@ -14,6 +14,12 @@ namespace damas::platform {
 // "linux" or "windows", for messages and `damas --version`.
 const char* name();
 
+// Keeps the shared library holding this code (the CheckerBoard engine) loaded until the process
+// ends, whatever its host unloads: the engine's threads cannot be stopped inside the system's
+// unloading (Windows runs it under its loader lock, where joining a thread hangs). Windows pins
+// the module; on Linux the library's link does it (-z nodelete), so this does nothing.
+void keep_library_loaded();
+
 // The machine's physical memory in bytes; 0 when it cannot be told.
 std::uint64_t physical_memory_bytes();
 
