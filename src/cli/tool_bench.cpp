@@ -3,12 +3,12 @@
 // (or the evaluation) changes. nps is the speed figure.
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 
 #include "damas/cli/cli.h"
 #include "damas/core/notation.h"
+#include "damas/core/platform.h"
 #include "damas/core/text_lines.h"
 #include "damas/engine/bench.h"
 #include "damas/engine/engine.h"
@@ -65,13 +65,13 @@ int bench_main(const Args& args) {
                 static_cast<unsigned long long>(r.nodes), r.seconds,
                 r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds / 1e6 : 0.0);
   };
-  const std::clock_t cpu_start = std::clock();
+  const double cpu_start = platform::process_cpu_seconds();
   const Expected<BenchTotals> totals = run_bench(*positions, depth, options, print_position);
   if (!totals) {
     std::cerr << "damas bench: " << totals.error() << "\n";
     return 2;
   }
-  const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  const double cpu = platform::process_cpu_seconds() - cpu_start;
   const double seconds = totals->seconds;
   const std::uint64_t nodes = totals->nodes;
   std::printf("positions %zu depth %d\nnodes %llu\ntime %.3f s\nnps %.2f M\n", positions->size(), depth,

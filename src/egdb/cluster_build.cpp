@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <map>
 
 #include "damas/core/binary_io.h"
+#include "damas/core/platform.h"
 #include "damas/egdb/cluster.h"
 #include "solve.h"
 
@@ -188,9 +188,7 @@ struct WavePlan {
 };
 
 // CPU time of this process (all its threads).
-double cpu_seconds_since(std::clock_t start) {
-  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-}
+double cpu_seconds_since(double start) { return platform::process_cpu_seconds() - start; }
 
 class ClusterBuild {
  public:
@@ -250,7 +248,7 @@ class ClusterBuild {
     const std::size_t n = wave.size();
     // The first pass over this rank's numbers.
     std::vector<Chunk> chunks(n);
-    const std::clock_t scan_start = std::clock();
+    const double scan_start = platform::process_cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) {
       if (p.reused[i]) continue;
       const auto [first, last] = p.range(i, rank());
@@ -284,7 +282,7 @@ class ClusterBuild {
     }
     // The owners solve and write; then every rank gets every slice's codes.
     std::map<std::size_t, Bytes> results;
-    const std::clock_t solve_start = std::clock();
+    const double solve_start = platform::process_cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) {
       if (p.owner[i] != rank()) continue;
       results[i] = p.reused[i] ? reuse(wave[i]) : solve(work.at(i));
