@@ -3,6 +3,13 @@
 
 namespace damas {
 
+void ChildProcess::forget_output() {
+  eof_ = false;
+  lines_.clear();
+  splitter_ = hub::LineSplitter(hub::kMaxLineBytes);
+  exit_description_.clear();
+}
+
 void ChildProcess::take(std::string_view bytes) {
   splitter_.feed(bytes, [this](std::string_view text, bool) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);

@@ -100,10 +100,7 @@ long ChildProcess::pid() const { return native_->pid; }
 
 Status ChildProcess::start(const ProcessSpec& spec) {
   kill();
-  eof_ = false;
-  lines_.clear();
-  splitter_ = hub::LineSplitter(hub::kMaxLineBytes);
-  exit_description_.clear();
+  forget_output();
 
   std::vector<std::string> words{spec.command};
   words.insert(words.end(), spec.args.begin(), spec.args.end());

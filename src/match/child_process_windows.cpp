@@ -121,10 +121,7 @@ long ChildProcess::pid() const { return native_->process ? static_cast<long>(nat
 
 Status ChildProcess::start(const ProcessSpec& spec) {
   kill();
-  eof_ = false;
-  lines_.clear();
-  splitter_ = hub::LineSplitter(hub::kMaxLineBytes);
-  exit_description_.clear();
+  forget_output();
 
   std::string command_line = quoted(spec.command);
   for (const std::string& a : spec.args) {

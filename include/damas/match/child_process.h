@@ -72,6 +72,8 @@ class ChildProcess {
 
  private:
   struct Native;
+  // What the last child left (lines, its end, its exit), before another starts.
+  void forget_output();
   // Bytes read from the child's stdout: split into lines_.
   void take(std::string_view bytes);
   void take_end();
