@@ -35,8 +35,8 @@ Status read_into(const std::string& path, std::string_view what, std::uintmax_t 
   // Opened so that a pipe put in the file's place since the check cannot make the read wait.
   const platform::ReadOnlyFile file = platform::open_regular_file(path);
   if (!file) return Error{"cannot open " + named(what, path) + ": " + file.error};
-  out.resize(static_cast<std::size_t>(file.size));
   if (file.size > max_bytes) return Error{too_large(what, path, file.size, max_bytes)};
+  out.resize(static_cast<std::size_t>(file.size));
   std::size_t done = 0;
   while (done < out.size()) {
     const std::size_t n = std::fread(out.data() + done, 1, out.size() - done, file.stream.get());

@@ -70,8 +70,9 @@ ReadOnlyFile open_regular_file(const std::string& path) {
     return file;
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    file.error = S_ISREG(st.st_mode) ? std::strerror(errno) : "not a regular file";
+  const bool stated = ::fstat(fd, &st) == 0;
+  if (!stated || !S_ISREG(st.st_mode)) {
+    file.error = stated ? "not a regular file" : std::strerror(errno);
     ::close(fd);
     return file;
   }

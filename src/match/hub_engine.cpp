@@ -1,10 +1,7 @@
 #include "damas/match/hub_engine.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <thread>
 
 namespace damas {
 
