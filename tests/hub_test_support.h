@@ -419,7 +419,7 @@ inline std::vector<HostileLine> hostile_lines() {
       {"pos pos=W:W21-32:B1-12:K", 1, "FEN with a third piece field"},
       {"pos pos=W:W33:B1", 1, "FEN square 33"},
       {"pos pos=W:W5,5:B1", 1, "FEN square used twice"},
-      {"set-param name=variant value=pool", 1, "unsupported variant"},
+      {"set-param name=variant value=italian", 1, "unsupported variant"},
       {"set-param name=threads value=100000000000000000000", 1, "huge thread count"},
       {"set-param name=hash value=-1", 1, "negative hash"},
       {"set-param value=3", 1, "set-param without name"},

@@ -132,13 +132,13 @@ TEST_CASE("command line: --variant russian plays Russian in analyze, an unknown 
   REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " analyze --fen W:W11,30:B4,7,9 --depth 3 --board no",
                             out) == 0);
   CHECK_THAT(out, Catch::Contains("best move: 11x2"));
-  CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --variant pool --depth 1 --board no", out) ==
-        2);
-  CHECK_THAT(out, Catch::Contains("brazilian russian"));
-  // The board plays both: its --variant is the game of a new board; an unknown game is refused.
-  CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " serve --port 0 --variant pool",
+  CHECK(test::run_command(std::string(DAMAS_BINARY) + " analyze --variant italian --depth 1 --board no",
                           out) == 2);
-  CHECK_THAT(out, Catch::Contains("brazilian russian"));
+  CHECK_THAT(out, Catch::Contains("brazilian russian spanish portuguese pool czech"));
+  // The board plays both: its --variant is the game of a new board; an unknown game is refused.
+  CHECK(test::run_command("timeout 20 " + std::string(DAMAS_BINARY) + " serve --port 0 --variant italian",
+                          out) == 2);
+  CHECK_THAT(out, Catch::Contains("brazilian russian spanish portuguese pool czech"));
 }
 
 TEST_CASE("command line: selfplay --variant russian plays Russian games from the openings file",

@@ -979,9 +979,11 @@ TEST_CASE("Match command line: -variant is the game of the referee and of the op
   REQUIRE(brazilian.has_value());
   CHECK(brazilian->variant == Variant::Brazilian);
   CHECK(brazilian->openings.front().start.variant() == Variant::Brazilian);
-  const Expected<HubMatchSpec> bad = with({"-variant", "pool"});
+  const Expected<HubMatchSpec> bad = with({"-variant", "italian"});
   REQUIRE_FALSE(bad.has_value());
-  CHECK_THAT(bad.error(), Catch::Contains("-variant takes brazilian russian, not \"pool\""));
+  CHECK_THAT(
+      bad.error(),
+      Catch::Contains("-variant takes brazilian russian spanish portuguese pool czech, not \"italian\""));
 }
 
 TEST_CASE("Match command line: an option.variant of another game than -variant is a bad argument",

@@ -803,15 +803,17 @@ TEST_CASE("web api russian: a short capture is offered beside the long one", "[w
 TEST_CASE("web api russian: an unknown or malformed variant is a clear 400 and no session",
           "[web][russian]") {
   Api api(fast_config());
-  for (const char* body : {R"({"variant":"pool"})", R"({"variant":"Russian"})", R"({"variant":25})"}) {
+  for (const char* body : {R"({"variant":"italian"})", R"({"variant":"Russian"})", R"({"variant":25})"}) {
     INFO(body);
     const Answer a = call(api, "new", body);
     CHECK(a.status == 400);
     CHECK(str(a.json, "error").find("variant") != std::string::npos);
   }
-  const Answer pool = call(api, "new", R"({"variant":"pool"})");
-  CHECK(str(pool.json, "error") == R"(unknown variant "pool": variant must be "brazilian" or "russian")");
-  CHECK(call(api, "load-pdn", R"({"pdn":"1. 22-18 *","variant":"pool"})").status == 400);
+  const Answer italian = call(api, "new", R"({"variant":"italian"})");
+  CHECK(
+      str(italian.json, "error") ==
+      R"(unknown variant "italian": variant must be "brazilian", "russian", "spanish", "portuguese", "pool" or "czech")");
+  CHECK(call(api, "load-pdn", R"({"pdn":"1. 22-18 *","variant":"italian"})").status == 400);
   CHECK(call(api, "stats", "{}").json.find("sessions")->as_number() == 0);
 }
 
@@ -866,5 +868,5 @@ TEST_CASE("web api russian: the server's variant option is the game of a new boa
   CHECK(str(call(api, "new", "{}").json, "variant") == "russian");
   CHECK(str(call(api, "new", R"({"variant":"brazilian"})").json, "variant") == "brazilian");
   CHECK(str(call(api, "load-pdn", R"({"pdn":"1. 22-18 *"})").json, "variant") == "russian");
-  CHECK_FALSE(api.set_engine_option("variant", "pool").has_value());
+  CHECK_FALSE(api.set_engine_option("variant", "italian").has_value());
 }

@@ -127,7 +127,7 @@ CommandReply Frontend::set_game_history(std::string_view text) {
   history_.reset();
   const std::vector<std::string_view> words = words_of(text);
   if (words.empty()) return refused("set gamehist needs a FEN and the moves played from it");
-  const Expected<Position> start = parse_fen(words[0]);
+  const Expected<Position> start = parse_fen(words[0], variant());
   if (!start) return refused("bad game history, forgotten: " + start.error());
   const Position first = start->with_variant(variant());
   const Expected<std::vector<Move>> moves = parse_move_list(first, rest_after(text, words, 1));

@@ -201,13 +201,12 @@ int analyze_main(const Args& args) {
     }
     board = b == "yes";
   }
-  const Expected<Position> fen = parse_fen(vm["fen"].as<std::string>());
-  if (!fen) {
-    std::cerr << "damas analyze: " << fen.error() << "\n";
+  // A FEN names no game: the variant option does (a PDN's GameType names its own).
+  const Expected<Position> start = parse_fen(vm["fen"].as<std::string>(), engine.options().variant());
+  if (!start) {
+    std::cerr << "damas analyze: " << start.error() << "\n";
     return 2;
   }
-  // A FEN names no game: the variant option does (a PDN's GameType names its own).
-  const Expected<Position> start = fen->with_variant(engine.options().variant());
   const Expected<std::vector<Move>> moves = parse_move_list(*start, vm["moves"].as<std::string>(), numbering);
   if (!moves) {
     std::cerr << "damas analyze: " << moves.error() << "\n";

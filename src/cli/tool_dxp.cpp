@@ -117,7 +117,7 @@ int dxp_main(const Args& args) {
   session.peer_timeout = dxp::Millis{static_cast<std::int64_t>(std::llround(peer_timeout * 1000))};
   if (vm.count("start") && vm.count("openings")) return fail("use --start or --openings, not both");
   if (vm.count("start")) {
-    Expected<Position> p = parse_fen(vm["start"].as<std::string>());
+    Expected<Position> p = parse_fen(vm["start"].as<std::string>(), session.variant);
     if (!p) return fail("--start: " + p.error());
     session.openings = {*p};
   }

@@ -27,12 +27,11 @@ int perft_main(const Args& args) {
     std::cerr << "damas perft: " << variant.error() << "\n";
     return 2;
   }
-  Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
+  Expected<Position> pos = parse_fen(vm["fen"].as<std::string>(), *variant);
   if (!pos) {
     std::cerr << "damas perft: " << pos.error() << "\n";
     return 2;
   }
-  *pos = pos->with_variant(*variant);
   const int depth = vm["depth"].as<int>();
   if (depth < 0 || depth > 20) {
     std::cerr << "damas perft: depth must be between 0 and 20\n";
@@ -42,7 +41,7 @@ int perft_main(const Args& args) {
   std::uint64_t total = 0;
   if (vm["divide"].as<bool>()) {
     for (const auto& [move, count] : perft_divide(*pos, depth)) {
-      std::cout << to_hub_move(move) << ' ' << count << '\n';
+      std::cout << to_hub_move(*pos, move) << ' ' << count << '\n';
       total += count;
     }
   } else {

@@ -13,7 +13,7 @@ Game::Game(const Position& start, DrawRules rules) : rules_(rules) {
 }
 
 Status Game::play(const Move& m) {
-  if (!is_legal(current(), m)) return Error{"illegal move " + to_hub_move(m)};
+  if (!is_legal(current(), m)) return Error{"illegal move " + to_hub_move(current(), m)};
   const Position next = current().after(m);
   counters_.push_back(rules_ == DrawRules::Fmjd64 ? fmjd64_advance(counters_.back(), current(), next)
                                                   : DrawCounters{});
@@ -113,7 +113,7 @@ std::string Game::to_pdn(const std::vector<std::pair<std::string, std::string>>&
       result_text = value;
     }
   }
-  out += tag_pair("GameType", std::to_string(rules::of(start().variant()).pdn_game_type));
+  out += tag_pair("GameType", std::string(rules::of(start().variant()).pdn_game_type_tag));
   out += tag_pair("DrawRules", std::string(to_string(rules_)));
   if (!(start() == Position::start(start().variant())))
     out += tag_pair(

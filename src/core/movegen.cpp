@@ -35,14 +35,22 @@ bool kings_can_jump(Bitboard kings, Bitboard enemy, Bitboard empty) {
   return false;
 }
 
-template <Color C>
+// Men of the side to move that can jump: forward only where the variant says so.
+template <Variant V, Color C>
+Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty) {
+  const Bitboard forward =
+      men_jumpers<kForwardLeft<C>>(men, enemy, empty) | men_jumpers<kForwardRight<C>>(men, enemy, empty);
+  if constexpr (!rules::of(V).men_capture_backward) return forward;
+  else
+    return forward | men_jumpers<opposite(kForwardRight<C>)>(men, enemy, empty) |
+           men_jumpers<opposite(kForwardLeft<C>)>(men, enemy, empty);
+}
+
+template <Variant V, Color C>
 bool has_capture_for(const Position& p) {
   const Bitboard enemy = p.pieces(~C);
   const Bitboard empty = p.empty();
-  const Bitboard men = p.men(C);
-  if (men_jumpers<kUL>(men, enemy, empty) | men_jumpers<kUR>(men, enemy, empty) |
-      men_jumpers<kDL>(men, enemy, empty) | men_jumpers<kDR>(men, enemy, empty))
-    return true;
+  if (men_that_jump<V, C>(p.men(C), enemy, empty)) return true;
   const Bitboard kings = p.kings(C);
   if (!kings) return false;
   return kings_can_jump<kUL>(kings, enemy, empty) || kings_can_jump<kUR>(kings, enemy, empty) ||
@@ -52,11 +60,11 @@ bool has_capture_for(const Position& p) {
 // ---- Captures: every sequence walked (capture_walker.h), the variant's choice kept ------------
 
 // The capture walker's visitor for move generation: every piece may be taken, the route is not
-// kept, and a finished sequence is a move unless the majority rule prefers one taking more.
-template <bool kMajority>
+// kept, and a finished sequence is a move unless the precedence rule prefers another.
+template <rules::CaptureChoice kChoice>
 class CaptureMoves {
  public:
-  explicit CaptureMoves(MoveList& out) : out_(out) {}
+  CaptureMoves(MoveList& out, Bitboard enemy_kings) : out_(out), enemy_kings_(enemy_kings) {}
 
   static bool may_take(Bitboard) { return true; }
   static void enter(Square) {}
@@ -64,10 +72,14 @@ class CaptureMoves {
 
   void complete(Square from, Bitboard at, Bitboard captured) {
     const int n = popcount(captured);
-    if constexpr (kMajority) {
-      if (n < best_) return;
-      if (n > best_) {
-        best_ = n;
+    if constexpr (rules::is_majority(kChoice)) {
+      // Ranked by pieces taken, then (MajorityKings) by kings taken.
+      const int kings =
+          kChoice == rules::CaptureChoice::MajorityKings ? popcount(captured & enemy_kings_) : 0;
+      const int rank = n * 16 + kings;
+      if (rank < best_) return;
+      if (rank > best_) {
+        best_ = rank;
         out_.clear();
       }
     }
@@ -79,27 +91,19 @@ class CaptureMoves {
 
  private:
   MoveList& out_;
-  int best_ = 1;  // a capture takes at least one piece
+  Bitboard enemy_kings_;
+  int best_ = 16;  // a capture takes at least one piece (kings below 16: a side has at most 12)
 };
 
 template <Variant V, Color C>
-void walk_captures(const Position& p, MoveList& out) {
-  CaptureMoves<rules::of(V).majority_capture> moves(out);
+void generate_captures(const Position& p, MoveList& out) {
+  CaptureMoves<rules::of(V).choice> moves(out, p.kings(~C));
   CaptureWalker<V, decltype(moves)> gen(p.pieces(~C), p.empty(), promotion_row(C), moves);
   for (Bitboard b = p.kings(C); b;) gen.from_king(pop_lowest(b));
-  const Bitboard enemy = p.pieces(~C);
-  const Bitboard empty = p.empty();
-  const Bitboard men = p.men(C);
-  Bitboard jumpers = men_jumpers<kUL>(men, enemy, empty) | men_jumpers<kUR>(men, enemy, empty) |
-                     men_jumpers<kDL>(men, enemy, empty) | men_jumpers<kDR>(men, enemy, empty);
+  // Kings first: where a king can capture, a man may not.
+  if (rules::of(V).choice == rules::CaptureChoice::KingsFirst && !out.empty()) return;
+  Bitboard jumpers = men_that_jump<V, C>(p.men(C), p.pieces(~C), p.empty());
   while (jumpers) gen.from_man(pop_lowest(jumpers));
-}
-
-// Only captures differ between variants, so the quiet moves and the callers keep the shape (and
-// the inlining) they have without variants.
-template <Color C>
-void generate_captures(const Position& p, MoveList& out) {
-  visit_variant(p.variant(), [&](auto v) { walk_captures<decltype(v)::value, C>(p, out); });
 }
 
 // ---- Quiet moves -----------------------------------------------------------------------------
@@ -162,47 +166,57 @@ bool has_quiet(const Position& p) {
   return ((step<kUL>(kings) | step<kUR>(kings) | step<kDL>(kings) | step<kDR>(kings)) & empty) != 0;
 }
 
-template <Color C>
+template <Variant V, Color C>
 int count_for(const Position& p) {
-  if (has_capture_for<C>(p)) {
+  if (has_capture_for<V, C>(p)) {
     MoveList list;
-    generate_captures<C>(p, list);
+    generate_captures<V, C>(p, list);
     return static_cast<int>(list.size());
   }
   return count_quiet<C>(p);
 }
 
-template <Color C>
+template <Variant V, Color C>
 void generate_for(const Position& p, MoveList& out) {
-  if (has_capture_for<C>(p)) generate_captures<C>(p, out);
+  if (has_capture_for<V, C>(p)) generate_captures<V, C>(p, out);
   else generate_quiet<C>(p, out);
+}
+
+template <Variant V, Color C>
+bool has_legal_move_for(const Position& p) {
+  // A capture is always a legal move's witness; otherwise any quiet step will do.
+  return has_quiet<C>(p) || has_capture_for<V, C>(p);
+}
+
+// Calls f(VariantConstant, ColorConstant) for p's variant and `side`: the one place both become
+// template arguments, so that no rule is tested inside the generators.
+template <typename F>
+decltype(auto) with_rules(const Position& p, Color side, F&& f) {
+  return visit_variant(p.variant(), [&](auto v) {
+    return side == Color::White ? f(v, std::integral_constant<Color, Color::White>{})
+                                : f(v, std::integral_constant<Color, Color::Black>{});
+  });
 }
 
 }  // namespace
 
-bool has_capture(const Position& p) {
-  return p.side_to_move() == Color::White ? has_capture_for<Color::White>(p)
-                                          : has_capture_for<Color::Black>(p);
-}
+bool has_capture(const Position& p) { return has_capture(p, p.side_to_move()); }
 
 bool has_capture(const Position& p, Color side) {
-  return side == Color::White ? has_capture_for<Color::White>(p) : has_capture_for<Color::Black>(p);
+  return with_rules(p, side, [&](auto v, auto c) { return has_capture_for<v(), c()>(p); });
 }
 
 bool has_legal_move(const Position& p) {
-  // A capture is always a legal move's witness; otherwise any quiet step will do.
-  return p.side_to_move() == Color::White ? (has_quiet<Color::White>(p) || has_capture_for<Color::White>(p))
-                                          : (has_quiet<Color::Black>(p) || has_capture_for<Color::Black>(p));
+  return with_rules(p, p.side_to_move(), [&](auto v, auto c) { return has_legal_move_for<v(), c()>(p); });
 }
 
 int count_legal_moves(const Position& p) {
-  return p.side_to_move() == Color::White ? count_for<Color::White>(p) : count_for<Color::Black>(p);
+  return with_rules(p, p.side_to_move(), [&](auto v, auto c) { return count_for<v(), c()>(p); });
 }
 
 void generate_legal_moves(const Position& p, MoveList& out) {
   out.clear();
-  if (p.side_to_move() == Color::White) generate_for<Color::White>(p, out);
-  else generate_for<Color::Black>(p, out);
+  with_rules(p, p.side_to_move(), [&](auto v, auto c) { generate_for<v(), c()>(p, out); });
 #ifndef NDEBUG
   assert(static_cast<int>(out.size()) == count_legal_moves(p));
   assert(out.empty() != has_legal_move(p));

@@ -33,27 +33,19 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 // Checks what every parser must refuse; used after a board has been read.
-Status check_position(Bitboard white, Bitboard black, Bitboard kings) {
+Status check_position(Bitboard white, Bitboard black, Bitboard kings, Variant v) {
   if (popcount(white) > rules::kMaxPiecesPerSide) return Error{"White has more than 12 pieces"};
   if (popcount(black) > rules::kMaxPiecesPerSide) return Error{"Black has more than 12 pieces"};
   if (const Bitboard bad = white & ~kings & kWhitePromotionRow)
-    return Error{"white man on square " + std::to_string(square_number(lowest_square(bad))) +
+    return Error{"white man on square " + std::to_string(game_number(v, lowest_square(bad))) +
                  " would already have been crowned"};
   if (const Bitboard bad = black & ~kings & kBlackPromotionRow)
-    return Error{"black man on square " + std::to_string(square_number(lowest_square(bad))) +
+    return Error{"black man on square " + std::to_string(game_number(v, lowest_square(bad))) +
                  " would already have been crowned"};
   return Ok{};
 }
 
 }  // namespace
-
-int to_numbering(int standard_number, Numbering n) {
-  if (n == Numbering::Standard) return standard_number;
-  const int i = standard_number - 1;
-  return 4 * (7 - i / 4) + i % 4 + 1;
-}
-
-int from_numbering(int number, Numbering n) { return to_numbering(number, n); }
 
 std::optional<Numbering> parse_numbering(std::string_view name) {
   if (name == "standard") return Numbering::Standard;
@@ -63,7 +55,7 @@ std::optional<Numbering> parse_numbering(std::string_view name) {
 
 // ---- FEN ----
 
-Expected<Position> parse_fen(std::string_view text) {
+Expected<Position> parse_fen(std::string_view text, Variant v) {
   text = trim(text);
   if (text.empty()) return Error{"empty FEN"};
   // Optional PDN wrapper: [FEN "..."] or surrounding quotes.
@@ -105,9 +97,9 @@ Expected<Position> parse_fen(std::string_view text) {
       int first = 0, last = 0;
       if (!item.empty() && item[0] >= 'a' && item[0] <= 'z') {
         // Algebraic square (a1..h8), as lidraughts and pydraughts write 8x8 FENs.
-        const Expected<Square> sq = parse_square_name(item);
+        const Expected<Square> sq = parse_square_name(item, v);
         if (!sq) return Error{"FEN: " + sq.error()};
-        first = last = square_number(*sq);
+        first = last = game_number(v, *sq);
       } else if (const std::size_t dash = item.find('-'); dash != std::string_view::npos) {
         first = parse_decimal(item.substr(0, dash), 4);
         last = parse_decimal(item.substr(dash + 1), 4);
@@ -117,7 +109,7 @@ Expected<Position> parse_fen(std::string_view text) {
         if (first < 1 || first > 32) return Error{"FEN: bad square number " + quoted(item)};
       }
       for (int n = first; n <= last; ++n) {
-        const Bitboard b = bb(square_from_number(n));
+        const Bitboard b = bb(game_square(v, n));
         if ((pieces[0] | pieces[1]) & b)
           return Error{"FEN: square " + quoted(item) + (first == last ? "" : " (" + std::to_string(n) + ")") +
                        " is used twice"};
@@ -126,8 +118,8 @@ Expected<Position> parse_fen(std::string_view text) {
       }
     }
   }
-  if (Status s = check_position(pieces[0], pieces[1], kings); !s) return Error{"FEN: " + s.error()};
-  return Position::from_pieces(pieces[0], pieces[1], kings, side);
+  if (Status s = check_position(pieces[0], pieces[1], kings, v); !s) return Error{"FEN: " + s.error()};
+  return Position::from_pieces(pieces[0], pieces[1], kings, side).with_variant(v);
 }
 
 std::string to_fen(const Position& p, FenStyle style) {
@@ -136,12 +128,13 @@ std::string to_fen(const Position& p, FenStyle style) {
     s += c == Color::White ? ":W" : ":B";
     bool first = true;
     for (int n = 1; n <= 32; ++n) {
-      const Bitboard b = bb(square_from_number(n));
+      const Square sq = game_square(p.variant(), n);
+      const Bitboard b = bb(sq);
       if (!(p.pieces(c) & b)) continue;
       if (!first) s += ',';
       first = false;
       if (p.kings() & b) s += 'K';
-      s += style == FenStyle::Algebraic ? square_name(square_from_number(n)) : std::to_string(n);
+      s += style == FenStyle::Algebraic ? square_name(sq, p.variant()) : std::to_string(n);
     }
   }
   return s;
@@ -149,7 +142,7 @@ std::string to_fen(const Position& p, FenStyle style) {
 
 // ---- Hub position ----
 
-Expected<Position> parse_hub_position(std::string_view text) {
+Expected<Position> parse_hub_position(std::string_view text, Variant v) {
   text = trim(text);
   if (text.size() != 33)
     return Error{"position string must have 33 characters (side + 32 squares), not " +
@@ -160,7 +153,7 @@ Expected<Position> parse_hub_position(std::string_view text) {
   else return Error{"position string: unknown side to move '" + std::string(1, text[0]) + "'"};
   Bitboard white = 0, black = 0, kings = 0;
   for (int n = 1; n <= 32; ++n) {
-    const Bitboard b = bb(square_from_number(n));
+    const Bitboard b = bb(game_square(v, n));
     switch (text[static_cast<std::size_t>(n)]) {
       case 'w':
         white |= b;
@@ -182,14 +175,14 @@ Expected<Position> parse_hub_position(std::string_view text) {
         return Error{"position string: bad letter at square " + std::to_string(n) + " (expected w b W B e)"};
     }
   }
-  if (Status s = check_position(white, black, kings); !s) return Error{"position string: " + s.error()};
-  return Position::from_pieces(white, black, kings, side);
+  if (Status s = check_position(white, black, kings, v); !s) return Error{"position string: " + s.error()};
+  return Position::from_pieces(white, black, kings, side).with_variant(v);
 }
 
 std::string to_hub_position(const Position& p) {
   std::string s(1, p.side_to_move() == Color::White ? 'W' : 'B');
   for (int n = 1; n <= 32; ++n) {
-    const Bitboard b = bb(square_from_number(n));
+    const Bitboard b = bb(game_square(p.variant(), n));
     const bool king = (p.kings() & b) != 0;
     if (p.pieces(Color::White) & b) s += king ? 'W' : 'w';
     else if (p.pieces(Color::Black) & b) s += king ? 'B' : 'b';
@@ -216,7 +209,12 @@ std::string to_hub_move(const Move& m, Numbering n) {
   return s;
 }
 
-Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numbering numbering) {
+std::string to_hub_move(const Position& p, const Move& m, Numbering n) {
+  return to_hub_move(m, game_numbering(p.variant(), n));
+}
+
+Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numbering asked) {
+  const Numbering numbering = game_numbering(p.variant(), asked);
   text = trim(text);
   if (text.empty()) return Error{"empty move"};
   if (text.size() > 64) return Error{"move too long: " + quoted(text)};
@@ -258,30 +256,6 @@ Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numberin
   const Move wanted{captured, from, to};
   if (legal.contains(wanted)) return wanted;
   return Error{"illegal move " + quoted(text)};
-}
-
-// ---- Algebraic ----
-
-std::string square_name(Square s) {
-  const int i = square_number(s) - 1;
-  const int row_from_top = i / 4;
-  const int rank = 8 - row_from_top;
-  // Even rows from the top (8, 6, 4, 2) start on b; odd ones on a.
-  const int file = 2 * (i % 4) + (row_from_top % 2 == 0 ? 1 : 0);
-  std::string name;
-  name += static_cast<char>('a' + file);
-  name += static_cast<char>('0' + rank);
-  return name;
-}
-
-Expected<Square> parse_square_name(std::string_view text) {
-  if (text.size() != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8')
-    return Error{"bad square name " + quoted(text)};
-  const int file = text[0] - 'a';
-  const int rank = text[1] - '0';
-  if ((file + rank) % 2 != 1) return Error{"square " + quoted(text) + " is a light square"};
-  const int row_from_top = 8 - rank;
-  return square_from_number(row_from_top * 4 + file / 2 + 1);
 }
 
 namespace {
@@ -335,11 +309,13 @@ std::vector<Square> full_route(const Position& p, const Move& m) {
   return routes.empty() ? std::vector<Square>{m.to} : std::move(routes.front());
 }
 
-std::string number_name(Square s) { return std::to_string(square_number(s)); }
+std::string number_name(Square s, Variant v) { return std::to_string(game_number(v, s)); }
 
 // A move in the squares `name` gives: "a-b", or a capture "a<sep>b" with the full route only
 // when another legal capture shares its from and to squares.
-std::string move_text(const Position& p, const Move& m, char capture_separator, std::string (*name)(Square)) {
+std::string move_text(const Position& p, const Move& m, char capture_separator,
+                      std::string (*game_name)(Square, Variant)) {
+  const auto name = [&](Square s) { return game_name(s, p.variant()); };
   if (!m.is_capture()) return name(m.from) + "-" + name(m.to);
   MoveList legal;
   generate_legal_moves(p, legal);
@@ -382,7 +358,7 @@ Expected<Move> parse_algebraic(const Position& p, std::string_view text) {
   }
   std::vector<Square> squares;
   for (std::string_view part : parts) {
-    Expected<Square> s = parse_square_name(part);
+    Expected<Square> s = parse_square_name(part, p.variant());
     if (!s) return Error{"bad move " + quoted(text) + ": " + s.error()};
     squares.push_back(*s);
   }
@@ -448,7 +424,9 @@ std::string to_diagram(const Position& p) {
   for (int row = 0; row < 8; ++row) {
     s += static_cast<char>('8' - row);
     s += ' ';
-    for (int file = 0; file < 8; ++file) {
+    for (int board_file = 0; board_file < 8; ++board_file) {
+      // The mirrored board shows damas' squares reflected (core/game_squares.h).
+      const int file = rules::of(p.variant()).mirrored_board ? 7 - board_file : board_file;
       if ((row + file) % 2 == 0) {
         s += " .";
         continue;

@@ -180,7 +180,7 @@ Expected<Move> parse_pdn_move(const Position& p, std::string_view text) {
     const int n = parse_decimal(part, 2);
     if (n < 1 || n > 32) return hub;
     if (!route.empty()) route += ':';
-    route += square_name(square_from_number(n));
+    route += square_name(game_square(p.variant(), n), p.variant());
     start = end + 1;
   }
   Expected<Move> by_route = parse_algebraic(p, route);
@@ -202,9 +202,8 @@ class GameBuilder {
     if (error_) return;
     if (t.text == "GameType") set_variant(t.value);
     if (t.text != "FEN") return;
-    const Expected<Position> start = parse_fen(t.value);
-    if (start) current_ = game_.start = start->with_variant(game_.start.variant());
-    else fail(t.line, "FEN tag: " + start.error());
+    fen_ = Token(t);
+    read_fen();
   }
 
   // Returns true when the word ended the game (a result).
@@ -246,17 +245,26 @@ class GameBuilder {
     return "move " + std::to_string(ply / 2 + 1) + (ply % 2 ? "..." : "");
   }
 
-  // GameType "25" (or "25,W,8,8,N2,0") is Russian; other types keep Brazilian, as before
-  // variants. Tags come before the moves, so the start is all there is to change.
+  // GameType "25" (or "25,W,8,8,A0,0") is Russian, each game's number its own; other types keep
+  // Brazilian, as before variants. Tags come before the moves, so the start is all there is to
+  // change, and a FEN read before is read again in the game's squares.
   void set_variant(std::string_view game_type) {
     const int n = parse_decimal(game_type.substr(0, game_type.find(',')), 3);
     const Variant v = variant_of_game_type(n).value_or(Variant::Brazilian);
     current_ = game_.start = game_.start.with_variant(v);
+    if (fen_) read_fen();
+  }
+
+  void read_fen() {
+    const Expected<Position> start = parse_fen(fen_->value, game_.start.variant());
+    if (start) current_ = game_.start = *start;
+    else fail(fen_->line, "FEN tag: " + start.error());
   }
 
   int number_;
   PdnGame game_;
   Position current_ = Position::start();
+  std::optional<Token> fen_;
   std::optional<std::string> error_;
   bool in_movetext_ = false;
 };

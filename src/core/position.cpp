@@ -18,12 +18,14 @@ constexpr Bitboard crowning_victims_of(Variant v, Color us) {
   return us == Color::White ? squares_mask(5, 8) : squares_mask(25, 28);
 }
 // [variant][colour], looked up on the hot path of after().
-constexpr std::array<std::array<Bitboard, 2>, kVariantCount> kCrowningVictims = {{
-    {crowning_victims_of(Variant::Brazilian, Color::White),
-     crowning_victims_of(Variant::Brazilian, Color::Black)},
-    {crowning_victims_of(Variant::Russian, Color::White),
-     crowning_victims_of(Variant::Russian, Color::Black)},
-}};
+constexpr std::array<std::array<Bitboard, 2>, kVariantCount> make_crowning_victims() {
+  std::array<std::array<Bitboard, 2>, kVariantCount> table{};
+  for (const Variant v : kVariants)
+    table[static_cast<std::size_t>(v)] = {crowning_victims_of(v, Color::White),
+                                          crowning_victims_of(v, Color::Black)};
+  return table;
+}
+constexpr std::array<std::array<Bitboard, 2>, kVariantCount> kCrowningVictims = make_crowning_victims();
 static_assert(kCrowningVictims[0][0] == 0 && kCrowningVictims[1][1] == squares_mask(25, 28));
 
 }  // namespace

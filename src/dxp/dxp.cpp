@@ -120,7 +120,7 @@ void Session::on_search_done(std::uint64_t ticket, const SearchResult& result, M
     if (moves_ > 0 && our_moves_ % moves_ == 0) remaining_ += Millis{minutes_ * 60'000};
   }
   const int seconds = static_cast<int>(std::lround(static_cast<double>(spent.count()) / 1000.0));
-  send(to_move_message(m, seconds, config_.numbering));
+  send(to_move_message(m, seconds, game_numbering(config_.variant, config_.numbering)));
   last_heard_ = now;  // the peer's silence is counted from our move
   // If the game is now over it is the peer's turn: it ends it (GAMEEND) or moves, and we end
   // it on our turn (continue_game after its MOVE).

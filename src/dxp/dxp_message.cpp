@@ -287,6 +287,7 @@ std::string describe(const MoveMessage& mm) {
 Expected<Move> to_move(const Position& p, const MoveMessage& mm, Numbering n) {
   const auto valid = [](int sq) { return sq >= 1 && sq <= rules::kBoardSquares; };
   if (!valid(mm.from) || !valid(mm.to)) return Error{"bad square in move " + describe(mm)};
+  n = game_numbering(p.variant(), n);
   Move wanted{0, square_from_number(from_numbering(mm.from, n)),
               square_from_number(from_numbering(mm.to, n))};
   for (const int c : mm.captured) {

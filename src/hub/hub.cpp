@@ -163,8 +163,9 @@ void Frontend::cmd_pos(const Line& line) {
   Position start = Position::start(variant());
   if (const Argument* pos = line.find("pos")) {
     // A PDN FEN is accepted too (it contains ':'; the Hub string never does).
-    const Expected<Position> parsed =
-        pos->value.find(':') != std::string::npos ? parse_fen(pos->value) : parse_hub_position(pos->value);
+    const Expected<Position> parsed = pos->value.find(':') != std::string::npos
+                                          ? parse_fen(pos->value, variant())
+                                          : parse_hub_position(pos->value, variant());
     if (!parsed) {
       error("bad position: " + parsed.error());
       return;

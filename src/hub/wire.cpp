@@ -227,7 +227,7 @@ std::string format_info(const SearchInfo& info, const Position& root, Numbering 
     std::string text;
     for (const Move& mv : pv) {
       if (!text.empty()) text += ' ';
-      text += to_hub_move(mv, numbering);
+      text += to_hub_move(root, mv, numbering);
     }
     m.arg("pv", text);
     any = true;
@@ -255,9 +255,9 @@ std::string format_done(const SearchResult& result, const Position& root, Number
   const Move best = choose_best_move(result, root);
   Message m("done");
   if (best.is_null()) return m.str();  // only for a root without moves, which go refuses
-  m.arg("move", to_hub_move(best, numbering));
+  m.arg("move", to_hub_move(root, best, numbering));
   const Move ponder = choose_ponder_move(result, root, best);
-  if (!ponder.is_null()) m.arg("ponder", to_hub_move(ponder, numbering));
+  if (!ponder.is_null()) m.arg("ponder", to_hub_move(root, ponder, numbering));
   return m.str();
 }
 

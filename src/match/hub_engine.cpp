@@ -164,7 +164,7 @@ const std::string& HubEngine::moves_text(const Position& start, const std::vecto
   }
   for (; moves_sent_ < moves.size(); ++moves_sent_) {
     if (moves_sent_) moves_text_ += ' ';
-    moves_text_ += to_hub_move(moves[moves_sent_], spec_.numbering);
+    moves_text_ += to_hub_move(moves[moves_sent_], game_numbering(spec_.variant, spec_.numbering));
   }
   return moves_text_;
 }

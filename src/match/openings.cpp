@@ -18,9 +18,9 @@ bool looks_like_fen(std::string_view text) {
 Expected<Opening> parse_fen_line(std::string_view text, Variant variant) {
   const std::size_t bar = text.find('|');
   const std::string_view fen = trim(text.substr(0, bar));
-  Expected<Position> start = parse_fen(fen);
+  Expected<Position> start = parse_fen(fen, variant);
   if (!start) return Error{start.error()};
-  Opening opening{start->with_variant(variant), {}, std::string(text), ""};
+  Opening opening{*start, {}, std::string(text), ""};
   if (bar != std::string_view::npos) opening.name = std::string(trim(text.substr(bar + 1)));
   return opening;
 }
@@ -75,9 +75,9 @@ Expected<std::vector<Opening>> parse_json_ballots(std::string_view text, const s
   collect_fen_members(*json, members);
   std::vector<Opening> out;
   for (const auto& [name, fen] : members) {
-    Expected<Position> start = parse_fen(fen);
+    Expected<Position> start = parse_fen(fen, variant);
     if (!start) return Error{source + ": ballot \"" + name + "\": " + start.error()};
-    out.push_back(Opening{start->with_variant(variant), {}, fen + " | " + name, name});
+    out.push_back(Opening{*start, {}, fen + " | " + name, name});
   }
   if (out.empty()) return Error{source + ": no openings"};
   return out;

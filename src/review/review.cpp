@@ -56,9 +56,10 @@ std::string summarise(const PdnGame& pdn, const GameReview& a) {
     if (errors.empty()) out += "no move lost against the engine's choice";
     for (std::size_t k = 0; k < errors.size(); ++k) {
       const PlyReview& p = a.plies[errors[k]];
-      out += (k ? ", " : "") + move_label(errors[k], first) + to_hub_move(p.played) +
+      const Position& before = a.game.positions()[errors[k]];
+      out += (k ? ", " : "") + move_label(errors[k], first) + to_hub_move(before, p.played) +
              std::string(mark_style(p.mark).nag) + " loses " + loss_text(p.loss) + " (best " +
-             to_hub_move(p.best) + ")";
+             to_hub_move(before, p.best) + ")";
     }
     out += "\n";
   }
@@ -208,7 +209,7 @@ GameReview review_game(Engine& engine, const PdnGame& pdn, const ReviewConfig& c
 
 std::string line_text(Position p, const std::vector<Move>& line, bool algebraic, Numbering numbering) {
   return join_line(p, line, [&](const Position& at, const Move& m) {
-    return algebraic ? to_algebraic(at, m) : to_hub_move(m, numbering);
+    return algebraic ? to_algebraic(at, m) : to_hub_move(at, m, numbering);
   });
 }
 

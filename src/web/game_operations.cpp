@@ -29,7 +29,7 @@ Answer op_new(ApiState& state, const Json& body) {
   if (!variant) return variant.error();
   const Result<std::string> fen = string_field(body, "fen", std::string(kStartFen));
   if (!fen) return fen.error();
-  const Expected<Position> start = parse_fen(*fen);
+  const Expected<Position> start = parse_fen(*fen, *variant);
   if (!start) return unprocessable("bad FEN: " + start.error());
   return add_session(state, Game(start->with_variant(*variant), settings->rules), *settings);
 }

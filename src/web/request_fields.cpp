@@ -72,8 +72,10 @@ Result<Variant> variant_field(const Json& body, Variant fallback) {
   if (!name) return name.error();
   if (const std::optional<Variant> v = parse_variant(*name)) return *v;
   std::string names;
-  for (const Variant v : kVariants)
-    names += std::string(names.empty() ? "\"" : " or \"") + std::string(to_string(v)) + "\"";
+  for (const Variant v : kVariants) {
+    const bool last = v == kVariants[kVariantCount - 1];
+    names += std::string(names.empty() ? "\"" : last ? " or \"" : ", \"") + std::string(to_string(v)) + "\"";
+  }
   return bad_request("unknown variant \"" + *name + "\": variant must be " + names);
 }
 

@@ -309,9 +309,9 @@ await test("a Russian game on the board: ?variant=russian, its captures, the hea
 });
 
 await test("an unknown ?variant= is said and the page plays Brazilian", async () => {
-  await open("mode=two-players&variant=pool");
+  await open("mode=two-players&variant=italian");
   expect((await state()).variant === "brazilian", "variant: " + (await state()).variant);
-  expect(/variant=pool: unknown game/.test(await page.textContent("#message")), "message: " + (await page.textContent("#message")));
+  expect(/variant=italian: unknown game/.test(await page.textContent("#message")), "message: " + (await page.textContent("#message")));
 });
 
 async function playRussianToEnd(at) {

@@ -1,6 +1,6 @@
-// The one walk over capture sequences (men both ways, flying kings, pieces removed when the
-// capture ends, a man crowned mid-capture where the variant says so), shared by move generation
-// and the notation's capture routes.
+// The one walk over capture sequences (men both ways or forward only, flying kings, pieces removed
+// when the capture ends, a man crowned mid-capture where the variant says so), shared by move
+// generation and the notation's capture routes.
 #pragma once
 
 #include "damas/core/bitboard.h"
@@ -20,7 +20,11 @@ class CaptureWalker {
  public:
   // far_row: where the moving side's men are crowned (read only by variants crowning mid-capture).
   CaptureWalker(Bitboard enemy, Bitboard empty, Bitboard far_row, Visitor& visitor)
-      : enemy_(enemy), empty_(empty), far_row_(far_row), visitor_(visitor) {}
+      : enemy_(enemy),
+        empty_(empty),
+        far_row_(far_row),
+        moves_up_(far_row == kWhitePromotionRow),
+        visitor_(visitor) {}
 
   void from_man(Square from) { walk(from, false); }
   void from_king(Square from) { walk(from, true); }
@@ -57,10 +61,14 @@ class CaptureWalker {
   void man_continue(Bitboard at, Bitboard captured) {
     // Every direction must be explored (no short-circuit), in a fixed order.
     int extended = 0;
-    extended += man_try<Direction::UpLeft>(at, captured);
-    extended += man_try<Direction::UpRight>(at, captured);
-    extended += man_try<Direction::DownLeft>(at, captured);
-    extended += man_try<Direction::DownRight>(at, captured);
+    if (rules::of(V).men_capture_backward || moves_up_) {
+      extended += man_try<Direction::UpLeft>(at, captured);
+      extended += man_try<Direction::UpRight>(at, captured);
+    }
+    if (rules::of(V).men_capture_backward || !moves_up_) {
+      extended += man_try<Direction::DownLeft>(at, captured);
+      extended += man_try<Direction::DownRight>(at, captured);
+    }
     if (!extended && captured) visitor_.complete(from_, at, captured);
   }
 
@@ -91,7 +99,7 @@ class CaptureWalker {
   template <Direction D>
   Bitboard landings_going_on(Bitboard first, Bitboard captured) const {
     Bitboard going_on = 0;
-    if constexpr (!rules::of(V).majority_capture) {
+    if constexpr (!is_majority(rules::of(V).choice)) {
       static_assert(rules::of(V).king_lands_to_go_on);
       for (Bitboard l = first; l; l = step<D>(l) & empty_)
         if (king_can_take<Direction::UpLeft>(l, captured) || king_can_take<Direction::UpRight>(l, captured) ||
@@ -122,6 +130,7 @@ class CaptureWalker {
   Bitboard enemy_;
   Bitboard empty_;
   Bitboard far_row_;
+  bool moves_up_;  // White's men: forward is up the board
   Visitor& visitor_;
   Square from_{};
 };

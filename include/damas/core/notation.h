@@ -1,10 +1,6 @@
 // Text forms of positions and moves. Every parser returns an error value saying what is wrong
-// and where; none throws or crashes on any input.
-//
-// Square numberings:
-//   Numbering::Standard  1 = b8 ... 32 = g1 (FMJD/PDN; White's men start on 21-32). Default.
-//   Numbering::A1        1 = a1 ... 32 = h8 (pydraughts / lidraughts-bot Brazilian moves;
-//                        White's men on 1-12). Same squares, ranks counted from the other end.
+// and where; none throws or crashes on any input. Squares are written as the position's game
+// numbers and names them (core/game_squares.h: the mirrored board of Spanish and Portuguese).
 #pragma once
 
 #include <optional>
@@ -13,16 +9,12 @@
 #include <vector>
 
 #include "damas/core/expected.h"
+#include "damas/core/game_squares.h"
 #include "damas/core/move.h"
 #include "damas/core/position.h"
 
 namespace damas {
 
-enum class Numbering { Standard, A1 };
-
-// Converts a square number between numberings (an involution; valid for 1..32).
-int to_numbering(int standard_number, Numbering n);
-int from_numbering(int number, Numbering n);
 // The squares of a move as numbers in a numbering, the captured ones ascending (Hub and DXP moves).
 struct MoveNumbers {
   int from = 0;
@@ -42,22 +34,24 @@ int parse_decimal(std::string_view text, std::size_t max_digits);
 // and pydraughts write 8x8 FENs: "B:Wa1,c3,Kd4:Bb6". Ranges are accepted on input (numeric only).
 // Rejected, naming the token: unknown side letter, bad square number or name, a light square,
 // a square used twice, more than 12 pieces a side, a man on the row where it would already
-// have been crowned. An empty side is valid.
-Expected<Position> parse_fen(std::string_view text);
+// have been crowned. An empty side is valid. Squares are game v's, and so is the position.
+Expected<Position> parse_fen(std::string_view text, Variant v = Variant::Brazilian);
 enum class FenStyle { Numeric, Algebraic };
-// Kings marked K, squares in standard order (1 = b8 .. 32 = g1), no ranges.
+// Kings marked K, squares in the order of p's game's numbers, no ranges.
 std::string to_fen(const Position& p, FenStyle style = FenStyle::Numeric);
 inline constexpr std::string_view kStartFen = "W:W21-32:B1-12";
 
-// Hub position string: side letter (W/B) then 32 of w b W B e, in standard square order
-// (= reading order from White's side, which is what pydraughts sends).
-Expected<Position> parse_hub_position(std::string_view text);
+// Hub position string: side letter (W/B) then 32 of w b W B e, in the order of the game's square
+// numbers (on the FMJD board the reading order from White's side, which is what pydraughts sends).
+Expected<Position> parse_hub_position(std::string_view text, Variant v = Variant::Brazilian);
 std::string to_hub_position(const Position& p);
 
 // ---- Moves ----
 // Hub/DXP numeric: "22-18", captures "from x to x c1 x c2..." with every captured square
-// (ascending on output, any order on input). Parsed against the legal moves of p.
+// (ascending on output, any order on input). Parsed against the legal moves of p, in p's game's
+// numbering (game_numbering). The first form numbers the squares as n says, whatever the game.
 std::string to_hub_move(const Move& m, Numbering n = Numbering::Standard);
+std::string to_hub_move(const Position& p, const Move& m, Numbering n = Numbering::Standard);
 Expected<Move> parse_hub_move(const Position& p, std::string_view text, Numbering n = Numbering::Standard);
 
 // Algebraic for people: "c3-d4"; captures "c3:e5", with the route's squares (as in PDN below)
@@ -86,10 +80,6 @@ Expected<Move> parse_any_move(const Position& p, std::string_view text, Numberin
 Expected<std::vector<Move>> parse_move_list(const Position& p, std::string_view text,
                                             Numbering n = Numbering::Standard,
                                             std::vector<Move>* played = nullptr);
-
-// Square name "a1".."h8" of a square, and back.
-std::string square_name(Square s);
-Expected<Square> parse_square_name(std::string_view text);
 
 // A diagram for people (tools only; not used by protocols).
 std::string to_diagram(const Position& p);
