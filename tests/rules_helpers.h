@@ -12,19 +12,20 @@
 
 namespace damas::testing {
 
-inline Position fen(std::string_view text) {
-  const Expected<Position> p = parse_fen(text);
+// A FEN in game v's squares (its own numbering), a position of that game.
+inline Position fen(std::string_view text, Variant v = Variant::Brazilian) {
+  const Expected<Position> p = parse_fen(text, v);
   INFO(std::string(text) << (p ? "" : ": " + p.error()));
   REQUIRE(p.has_value());
   return p.value();
 }
 
-// The legal moves of a position as Hub strings (standard numbering).
+// The legal moves of a position as Hub strings (in the position's game's numbering).
 inline std::set<std::string> legal_moves(const Position& p) {
   MoveList list;
   generate_legal_moves(p, list);
   std::set<std::string> out;
-  for (const Move& m : list) out.insert(to_hub_move(m));
+  for (const Move& m : list) out.insert(to_hub_move(p, m));
   REQUIRE(out.size() == list.size());  // no duplicates in the list itself
   REQUIRE(count_legal_moves(p) == static_cast<int>(list.size()));
   REQUIRE(has_legal_move(p) == !list.empty());

@@ -3,17 +3,19 @@
 // writes must be what another program reads.
 //
 // Accepted: tag pairs [Name "value"] (\" and \\ escapes), one per line, before the move text;
-// GameType 26 (Brazilian) required; a FEN tag with numeric squares (K, ranges) or algebraic ones;
-// move numbers "12." before White's move and "12..." before Black's, numbered from the start;
-// moves in numeric squares 1-32 (no leading zero) or algebraic a1-h8, "a-b" or a capture "axb"
-// with the landing square only, or, where another legal capture shares from and to, the full
-// route: every square between, the landing square where the route turns and the square just
-// behind the piece taken where it goes straight on. Move strength (! ? !? ...) after the move,
-// NAGs $n, comments {...}, variations (...) and %-lines. Every game ends with a result (2-0 0-2
-// 1-1 0-0 * and 1-0 0-1 1/2-1/2) equal to its Result tag when there is one.
-// Refused: anything else, such as a Hub-form capture (captured squares after the destination),
-// a route where the capture is not ambiguous, or a short route where it is.
-// Legality is damas's move generator (tested on its own by perft); the routes are walked here.
+// a GameType tag of a game damas plays (26 Brazilian, 25 Russian, 24 Spanish, 28 Portuguese, 23
+// pool, 29 Czech), whose board and numbering are the standard's: the short forms of 24 and 28 and a
+// long form "N1,1" mean the mirrored board numbered from the first player's bottom right, the
+// others the FMJD board numbered from b8 ("N2,0", "A0,0" or the short form); a FEN tag with numeric squares
+// (K, ranges) or algebraic ones; move numbers "12." before White's move and "12..." before Black's, numbered
+// from the start; moves in numeric squares 1-32 (no leading zero) or algebraic a1-h8, "a-b" or a capture
+// "axb" with the landing square only, or, where another legal capture shares from and to, the full route:
+// every square between, the landing square where the route turns and the square just behind the piece taken
+// where it goes straight on. Move strength (! ? !? ...) after the move, NAGs $n, comments {...}, variations
+// (...) and %-lines. Every game ends with a result (2-0 0-2 1-1 0-0 * and 1-0 0-1 1/2-1/2) equal to its
+// Result tag when there is one. Refused: anything else, such as a Hub-form capture (captured squares after
+// the destination), a route where the capture is not ambiguous, or a short route where it is. Legality is
+// damas's move generator (tested on its own by perft); the routes are walked here.
 #pragma once
 
 #include <cctype>
@@ -56,11 +58,13 @@ inline damas::Square to_square(Coord c) { return damas::square_from_number(c.row
 inline damas::Bitboard bit(Coord c) { return damas::bb(to_square(c)); }
 inline bool on_board(Coord c) { return c.row >= 0 && c.row < 8 && c.col >= 0 && c.col < 8; }
 
-// "1".."32" (no leading zero) or "a1".."h8" on a dark square.
-inline std::optional<Coord> parse_square(std::string_view s) {
+// "1".."32" (no leading zero) or "a1".."h8" on a dark square. On the mirrored board (a light square
+// at each player's bottom left) the square is read as it stands and given as the coordinates of the
+// same square reflected left to right, damas's board.
+inline std::optional<Coord> parse_square(std::string_view s, bool mirrored = false) {
   if (s.size() == 2 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8') {
     const Coord c{8 - (s[1] - '0'), s[0] - 'a'};
-    if ((c.row + c.col) % 2 == 1) return c;
+    if ((c.row + c.col) % 2 == (mirrored ? 0 : 1)) return Coord{c.row, mirrored ? 7 - c.col : c.col};
     return std::nullopt;
   }
   if (s.empty() || s.size() > 2 || s[0] == '0') return std::nullopt;
@@ -70,6 +74,12 @@ inline std::optional<Coord> parse_square(std::string_view s) {
     n = n * 10 + (ch - '0');
   }
   if (n < 1 || n > 32) return std::nullopt;
+  if (mirrored) {
+    // 1 at the bottom right, right to left along the rank, rank by rank upward.
+    const int rank = (n - 1) / 4 + 1;
+    const int file = (rank % 2 == 1 ? 7 : 6) - 2 * ((n - 1) % 4);
+    return Coord{8 - rank, 7 - file};
+  }
   const int row = (n - 1) / 4;
   return Coord{row, 2 * ((n - 1) % 4) + (row % 2 == 0 ? 1 : 0)};
 }
@@ -78,7 +88,7 @@ inline bool alphabetic(std::string_view s) { return !s.empty() && s[0] >= 'a' &&
 
 // The FEN tag value: W or B, then ":W..." and ":B..." with comma-separated squares, K for kings,
 // numeric ranges "21-32"; no spaces, no final dot.
-inline damas::Expected<damas::Position> parse_fen(std::string_view fen) {
+inline damas::Expected<damas::Position> parse_fen(std::string_view fen, bool mirrored = false) {
   if (fen.empty() || (fen[0] != 'W' && fen[0] != 'B'))
     return damas::Error{"FEN: side to move must be W or B"};
   const damas::Color side = fen[0] == 'W' ? damas::Color::White : damas::Color::Black;
@@ -110,14 +120,15 @@ inline damas::Expected<damas::Position> parse_fen(std::string_view fen) {
         first = item.substr(0, dash);
         last = item.substr(dash + 1);
       }
-      const std::optional<Coord> a = parse_square(first);
-      const std::optional<Coord> b = parse_square(last);
+      if (first != last && alphabetic(first)) return damas::Error{"FEN: an algebraic range"};
+      const std::optional<Coord> a = parse_square(first, mirrored);
+      const std::optional<Coord> b = parse_square(last, mirrored);
       if (!a || !b) return damas::Error{"FEN: bad square \"" + std::string(item) + "\""};
-      const int from = damas::square_number(to_square(*a));
-      const int to = damas::square_number(to_square(*b));
+      const int from = std::stoi(std::string(first == last ? "1" : first));
+      const int to = std::stoi(std::string(first == last ? "1" : last));
       if (to < from) return damas::Error{"FEN: bad range \"" + std::string(item) + "\""};
       for (int n = from; n <= to; ++n) {
-        const damas::Bitboard s = damas::bb(damas::square_from_number(n));
+        const damas::Bitboard s = first == last ? bit(*a) : bit(*parse_square(std::to_string(n), mirrored));
         if ((pieces[0] | pieces[1]) & s) return damas::Error{"FEN: a square twice"};
         pieces[colour] |= s;
         if (king) kings |= s;
@@ -171,7 +182,8 @@ inline damas::Expected<damas::Move> walk_route(const damas::Position& p, const s
 }
 
 // One move word (without move number or strength) in position p.
-inline damas::Expected<damas::Move> parse_move(const damas::Position& p, std::string_view word) {
+inline damas::Expected<damas::Move> parse_move(const damas::Position& p, std::string_view word,
+                                               bool mirrored) {
   const bool quiet = word.find('-') != std::string_view::npos;
   const char separator = quiet ? '-' : 'x';
   std::vector<Coord> squares;
@@ -180,7 +192,7 @@ inline damas::Expected<damas::Move> parse_move(const damas::Position& p, std::st
   while (start <= word.size()) {
     const std::size_t end = std::min(word.find(separator, start), word.size());
     const std::string_view part = word.substr(start, end - start);
-    const std::optional<Coord> c = parse_square(part);
+    const std::optional<Coord> c = parse_square(part, mirrored);
     if (!c) return damas::Error{"not a square: \"" + std::string(part) + "\""};
     if (alpha && *alpha != alphabetic(part)) return damas::Error{"numeric and algebraic squares mixed"};
     alpha = alphabetic(part);
@@ -235,11 +247,15 @@ class GameReader {
       skip_space();
     }
     const std::optional<std::string> type = g.tag("GameType");
-    if (!type || !(*type == "26" || type->rfind("26,", 0) == 0)) return fail("no GameType 26 tag");
+    if (!type) return fail("no GameType tag");
+    const std::optional<Board> board = board_of(*type);
+    if (!board) return fail("GameType \"" + *type + "\" is not a game played here");
+    mirrored_ = board->mirrored;
+    g.start = damas::Position::start(board->game);
     if (const std::optional<std::string> fen = g.tag("FEN")) {
-      const damas::Expected<damas::Position> start = parse_fen(*fen);
+      const damas::Expected<damas::Position> start = parse_fen(*fen, mirrored_);
       if (!start) return fail(start.error());
-      g.start = *start;
+      g.start = start->with_variant(board->game);
     }
     damas::Position p = g.start;
     int ply = p.side_to_move() == damas::Color::White ? 0 : 1;
@@ -270,7 +286,7 @@ class GameReader {
         if (w.back() == '.') continue;
         std::string_view move = w;
         while (!move.empty() && (move.back() == '!' || move.back() == '?')) move.remove_suffix(1);
-        const damas::Expected<damas::Move> m = parse_move(p, move);
+        const damas::Expected<damas::Move> m = parse_move(p, move, mirrored_);
         if (!m) return fail("\"" + std::string(w) + "\": " + m.error());
         g.moves.push_back(*m);
         p = p.after(*m);
@@ -280,6 +296,36 @@ class GameReader {
   }
 
  private:
+  struct Board {
+    damas::Variant game;
+    bool mirrored;
+  };
+  // The game and board a GameType names: its number, and the long form's notation and invert flag.
+  static std::optional<Board> board_of(std::string_view type) {
+    static constexpr struct {
+      int number;
+      damas::Variant game;
+      bool mirrored;
+    } kTypes[] = {{26, damas::Variant::Brazilian, false}, {25, damas::Variant::Russian, false},
+                  {24, damas::Variant::Spanish, true},    {28, damas::Variant::Portuguese, true},
+                  {23, damas::Variant::Pool, false},      {29, damas::Variant::Czech, false}};
+    const std::size_t comma = type.find(',');
+    const std::string_view number = type.substr(0, comma);
+    for (const auto& t : kTypes) {
+      if (number != std::to_string(t.number)) continue;
+      if (comma == std::string_view::npos) return Board{t.game, t.mirrored};
+      const std::string_view rest = type.substr(comma);  // ",W,8,8,N1,1"
+      if (rest.size() < 11 || rest.substr(0, 7) != ",W,8,8," || rest.substr(rest.size() - 2, 1) != ",")
+        return std::nullopt;
+      const std::string_view notation = rest.substr(7, 2);
+      const char invert = rest.back();
+      if (notation == "N1" && invert == '1') return Board{t.game, true};
+      if ((notation == "N2" || notation == "A0") && invert == '0') return Board{t.game, false};
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
   damas::Error fail(const std::string& message) const {
     return damas::Error{"at byte " + std::to_string(at_) + ": " + message};
   }
@@ -367,6 +413,7 @@ class GameReader {
 
   std::string_view text_;
   std::size_t& at_;
+  bool mirrored_ = false;
 };
 
 }  // namespace detail

@@ -259,19 +259,27 @@ TEST_CASE("checkerboard: name, about and help are answered") {
   }
 }
 
-TEST_CASE("checkerboard: gametype 25 is Russian, 26 Brazilian, any other refused") {
+TEST_CASE("checkerboard: gametype 25 is Russian, 26 Brazilian, 23 pool, 29 Czech, any other refused") {
   Frontend frontend(quiet_options());
   CHECK(frontend.command("get gametype").text == "26");
   CHECK(frontend.command("set gametype 25").understood);
   CHECK(frontend.variant() == Variant::Russian);
   CHECK(frontend.command("get gametype").text == "25");
-  for (const std::string_view bad :
-       {"set gametype 21", "set gametype 22", "set gametype x", "set gametype"}) {
+  for (const std::string_view bad : {"set gametype 21", "set gametype 22", "set gametype x", "set gametype",
+                                     "set gametype 24", "set gametype 28"}) {
     const CommandReply reply = frontend.command(bad);
     CHECK(!reply.understood);
     CHECK(!reply.text.empty());
   }
   CHECK(frontend.variant() == Variant::Russian);
+  // The mirrored board's games are named in the refusal's list of what is played: not there.
+  CHECK_THAT(frontend.command("set gametype 24").text,
+             !Catch::Contains("spanish") && Catch::Contains("29 (czech)"));
+  CHECK(frontend.command("set gametype 29").understood);
+  CHECK(frontend.variant() == Variant::Czech);
+  CHECK(frontend.command("get gametype").text == "29");
+  CHECK(frontend.command("set gametype 23").understood);
+  CHECK(frontend.variant() == Variant::Pool);
   CHECK(frontend.command("set gametype 26").understood);
   CHECK(frontend.variant() == Variant::Brazilian);
 }

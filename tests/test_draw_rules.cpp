@@ -281,9 +281,9 @@ TEST_CASE("fmjd64: the PDN records the draw laws played", "[draw_rules]") {
   CHECK_THAT(Game().to_pdn(), Catch::Contains("[DrawRules \"seed\"]"));
 }
 
-TEST_CASE("draw-rules is an engine option with seed as default", "[draw_rules]") {
+TEST_CASE("draw-rules is an engine option with the game's own laws as default", "[draw_rules]") {
   Options o;
-  CHECK(o.get(option::kDrawRules) == "seed");
+  CHECK(o.get(option::kDrawRules) == "game");
   CHECK(o.set(option::kDrawRules, "fmjd64").has_value());
   CHECK_FALSE(o.set(option::kDrawRules, "fide").has_value());
   CHECK(o.get(option::kDrawRules) == "fmjd64");

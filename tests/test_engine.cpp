@@ -328,7 +328,7 @@ TEST_CASE("engine: the draw laws of one search act as the option would, and chan
   fmjd64_depth8.draw_rules = DrawRules::Fmjd64;
   const std::uint64_t fmjd64 = nodes(by_option, depth8);
   CHECK(nodes(by_search, fmjd64_depth8) == fmjd64);
-  CHECK(by_search.options().get("draw-rules") == "seed");
+  CHECK(by_search.options().get("draw-rules") == "game");
   CHECK(nodes(seed, depth8) != fmjd64);
 }
 

@@ -958,7 +958,7 @@ TEST_CASE("Match command line: -draw-rules", "[match][cli]") {
   CHECK(spec_of({"seed"})->draw_rules == DrawRules::Seed);
   const Expected<HubMatchSpec> bad = spec_of({"lidraughts"});
   REQUIRE_FALSE(bad.has_value());
-  CHECK_THAT(bad.error(), Catch::Contains("-draw-rules takes seed or fmjd64"));
+  CHECK_THAT(bad.error(), Catch::Contains("-draw-rules takes seed, fmjd64 or portuguese"));
 }
 
 TEST_CASE("Match command line: -variant is the game of the referee and of the openings",

@@ -128,7 +128,7 @@ namespace {
 // A game of random legal moves from `fen` (the same for a seed).
 Game random_game(const char* fen, std::uint64_t& state, int plies = 90,
                  Variant variant = Variant::Brazilian) {
-  Game g(parse_fen(fen)->with_variant(variant));
+  Game g(*parse_fen(fen, variant));
   for (int ply = 0; ply < plies && !g.over(); ++ply) {
     MoveList moves;
     generate_legal_moves(g.current(), moves);
@@ -251,6 +251,55 @@ TEST_CASE("pdn writer: games of random moves are read by a strict PDN 3.0 reader
   // The games had captures and captures written with their routes.
   CHECK(captures > 100);
   CHECK(routes > 0);
+}
+
+TEST_CASE("pdn writer: every game's games, in its own squares, read by the strict reader", "[pdn][games]") {
+  std::uint64_t state = 11;
+  for (const Variant v : kVariants) {
+    int captures = 0;
+    for (int round = 0; round < 10; ++round) {
+      // The start, and a position with kings, both in the game's own numbers.
+      for (const char* start : {"", "W:WK1,K2,9,10,11:B20,23,25,K30"}) {
+        const std::string fen = *start ? std::string(start) : to_fen(Position::start(v));
+        const Game g = random_game(fen.c_str(), state, 90, v);
+        for (const PdnSquares squares : {PdnSquares::Numeric, PdnSquares::Algebraic}) {
+          const std::string pdn = g.to_pdn({{"Event", "strict"}}, {}, squares);
+          const Expected<std::vector<strict_pdn::Game>> back = strict_pdn::read(pdn);
+          INFO(to_string(v) << "\n" << pdn << (back ? "" : back.error()));
+          REQUIRE(back.has_value());
+          REQUIRE(back->size() == 1);
+          CHECK(back->front().start == g.start());
+          CHECK(back->front().moves == g.moves());
+          // And damas's own reader, the game named by the GameType tag.
+          const std::vector<PdnGameOrError> ours = read_pdn(pdn);
+          REQUIRE(ours.size() == 1);
+          REQUIRE(ours.front().has_value());
+          CHECK(ours.front()->start == g.start());
+          CHECK(ours.front()->moves == g.moves());
+        }
+        for (const Move& m : g.moves()) captures += m.is_capture() ? 1 : 0;
+      }
+    }
+    INFO(to_string(v));
+    CHECK(captures > 20);
+  }
+}
+
+TEST_CASE("pdn: a Spanish FEN is in the game's numbers, whether the GameType tag comes first or last",
+          "[pdn]") {
+  // White's men on 1-12 of the mirrored board: h1 (1) and b3 (12) among them.
+  for (const char* text : {"[GameType \"24\"]\n[FEN \"W:W1,12:B32\"]\n1. 12-16 *\n",
+                           "[FEN \"W:W1,12:B32\"]\n[GameType \"24,W,8,8,N1,1\"]\n1. 12-16 *\n"}) {
+    const std::vector<PdnGameOrError> games = read_pdn(text);
+    REQUIRE(games.size() == 1);
+    INFO(text << (games.front() ? "" : games.front().error()));
+    REQUIRE(games.front().has_value());
+    const Position& start = games.front()->start;
+    CHECK(start.variant() == Variant::Spanish);
+    CHECK(to_fen(start) == "W:W1,12:B32");
+    CHECK(to_fen(start, FenStyle::Algebraic) == "W:Wh1,b3:Ba8");
+    CHECK(games.front()->moves.size() == 1);
+  }
 }
 
 TEST_CASE("strict PDN reader: refuses Hub-form captures, needless routes and missing routes", "[pdn]") {

@@ -85,8 +85,7 @@ CommandReply Frontend::command(std::string_view text) {
 
 CommandReply Frontend::get_command(std::string_view name) const {
   const Options& options = engine_.options();
-  if (name == "gametype")
-    return understood(std::to_string(variant() == Variant::Russian ? kGameTypeRussian : kGameTypeBrazilian));
+  if (name == "gametype") return understood(std::to_string(rules::of(variant()).pdn_game_type));
   if (name == "hashsize") return understood(options.get(option::kHash));
   if (name == "book") return understood(std::to_string(options.get_bool(option::kBook) ? kBookOn : 0));
   if (name == "protocolversion") return understood("2");
@@ -105,12 +104,29 @@ CommandReply Frontend::set_command(std::string_view name, std::string_view value
   return understood(std::string(name) + " set to " + engine_.options().get(option_name));
 }
 
+namespace {
+
+// "26 (brazilian), 25 (russian), ...": the games of the FMJD board.
+std::string game_types_played() {
+  std::string list;
+  for (const Variant v : kVariants) {
+    if (rules::of(v).mirrored_board) continue;
+    list += (list.empty() ? "" : ", ") + std::to_string(rules::of(v).pdn_game_type) + " (" +
+            std::string(to_string(v)) + ")";
+  }
+  return list;
+}
+
+}  // namespace
+
 CommandReply Frontend::set_game_type(std::string_view value) {
-  const int type = parse_decimal(value, 3);
-  if (type != kGameTypeRussian && type != kGameTypeBrazilian)
+  const std::optional<Variant> game = variant_of_game_type(parse_decimal(value, 3));
+  // The API's board is laid out for the FMJD board (board.h); a mirrored game would need its own.
+  if (!game || rules::of(*game).mirrored_board)
     return refused("gametype '" + echo_input(value) +
-                   "' is not played by damas: 25 (Russian) or 26 (Brazilian)");
-  const Variant v = type == kGameTypeRussian ? Variant::Russian : Variant::Brazilian;
+                   "' is not played by damas here: " + game_types_played());
+  const Variant v = *game;
+  const int type = rules::of(v).pdn_game_type;
   if (const Status s = engine_.set_option(option::kVariant, to_string(v)); !s) return refused(s.error());
   return understood("gametype set to " + std::to_string(type) + " (" + std::string(to_string(v)) + ")");
 }

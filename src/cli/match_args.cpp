@@ -250,7 +250,7 @@ Status apply_group(HubMatchSpec& spec, const OptionGroup& g) {
     std::string text;
     if (Status s = read_text(g, text); !s) return s;
     const std::optional<DrawRules> rules = parse_draw_rules(text);
-    if (!rules) return Error{"-draw-rules takes seed or fmjd64, not \"" + text + "\""};
+    if (!rules) return Error{"-draw-rules takes seed, fmjd64 or portuguese, not \"" + text + "\""};
     spec.draw_rules = *rules;
     return Ok{};
   }

@@ -41,7 +41,9 @@ Expected<review::ReviewConfig> read_review_config(const po::variables_map& vm, c
   config.margin = hundredths("margin");
   config.blunder_margin = hundredths("blunder-margin");
   if (Status s = review::check_margins(config); !s) return Error{s.error()};
-  config.default_rules = parse_draw_rules(engine.options().get(option::kDrawRules)).value_or(DrawRules::Seed);
+  config.default_rules =
+      parse_draw_rules(engine.options().get(option::kDrawRules), engine.options().variant())
+          .value_or(DrawRules::Seed);
   if (vm.count("algebraic") && vm["algebraic"].as<bool>()) config.squares = PdnSquares::Algebraic;
   return config;
 }

@@ -91,7 +91,8 @@ int dxp_main(const Args& args) {
   session.name = vm["name"].as<std::string>();
   if (session.name.size() > dxp::kNameWidth) return fail("--name: at most 32 characters");
   session.numbering = parse_numbering(options.get(option::kNumbering)).value_or(Numbering::Standard);
-  session.draw_rules = parse_draw_rules(options.get(option::kDrawRules)).value_or(DrawRules::Seed);
+  session.draw_rules =
+      parse_draw_rules(options.get(option::kDrawRules), session.variant).value_or(DrawRules::Seed);
   session.variant = options.variant();
   session.games = vm["games"].as<int>();
   if (session.games < 1 || session.games > 100000) return fail("--games must be between 1 and 100000");

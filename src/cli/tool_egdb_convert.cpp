@@ -148,7 +148,7 @@ int egdb_convert_main(const Args& args) {
   };
   if (Status s = check_output_option(vm, "save", "positions file"); !s) return fail(s.error(), 2);
   const std::optional<DrawRules> rules = parse_draw_rules(vm["draw-rules"].as<std::string>());
-  if (!rules) return fail("--draw-rules takes seed or fmjd64", 2);
+  if (!rules) return fail("--draw-rules takes seed, fmjd64 or portuguese", 2);
   SearchLimits limits;
   if (vm.count("depth")) limits.depth = std::clamp(vm["depth"].as<int>(), 1, 100);
   if (vm.count("movetime")) {

@@ -69,8 +69,9 @@ int selfplay_main(const Args& args) {
   config.options_a.insert(config.options_a.end(), a->begin(), a->end());
   config.options_b = both;
   config.options_b.insert(config.options_b.end(), b->begin(), b->end());
-  config.draw_rules = parse_draw_rules(shared.get(option::kDrawRules)).value_or(DrawRules::Seed);
   config.variant = shared.variant();
+  config.draw_rules =
+      parse_draw_rules(shared.get(option::kDrawRules), config.variant).value_or(DrawRules::Seed);
   Expected<std::vector<Opening>> openings =
       load_openings(vm["openings"].as<std::string>(), OpeningFormat::Auto, config.variant);
   if (!openings) return fail(openings.error());

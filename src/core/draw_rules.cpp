@@ -1,5 +1,7 @@
 #include "damas/core/draw_rules.h"
 
+#include <algorithm>
+
 namespace damas {
 namespace {
 
@@ -37,14 +39,47 @@ bool lone_king_holds_diagonal(const Position& p, const Census& c, Color weak) {
          popcount(p.occupied() & fmjd64::kLongDiagonalSquares) == 1;
 }
 
+// Three kings and no man against a lone king (3.2.1 b): the colour of the three, if so.
+std::optional<Color> forcada_side(const Census& c) {
+  for (Color strong : {Color::White, Color::Black}) {
+    const std::size_t s = index(strong);
+    const std::size_t w = index(~strong);
+    if (c.pieces[s] == 3 && c.kings[s] == 3 && c.pieces[w] == 1 && c.kings[w] == 1) return strong;
+  }
+  return std::nullopt;
+}
+
+constexpr DrawRules kAllDrawRules[] = {DrawRules::Seed, DrawRules::Fmjd64, DrawRules::Portuguese};
+
 }  // namespace
 
-std::string_view to_string(DrawRules r) { return r == DrawRules::Fmjd64 ? "fmjd64" : "seed"; }
+std::string_view to_string(DrawRules r) {
+  switch (r) {
+    case DrawRules::Fmjd64:
+      return "fmjd64";
+    case DrawRules::Portuguese:
+      return "portuguese";
+    case DrawRules::Seed:
+      break;
+  }
+  return "seed";
+}
 
 std::optional<DrawRules> parse_draw_rules(std::string_view text) {
-  if (text == "seed") return DrawRules::Seed;
-  if (text == "fmjd64") return DrawRules::Fmjd64;
+  for (const DrawRules r : kAllDrawRules)
+    if (text == to_string(r)) return r;
   return std::nullopt;
+}
+
+std::vector<std::string> draw_rules_names() {
+  std::vector<std::string> names{std::string(kGameDrawRules)};
+  for (const DrawRules r : kAllDrawRules) names.emplace_back(to_string(r));
+  return names;
+}
+
+std::optional<DrawRules> parse_draw_rules(std::string_view text, Variant v) {
+  if (text == kGameDrawRules) return rules::of(v).draw_rules;
+  return parse_draw_rules(text);
 }
 
 const DrawLaw* fmjd64_law(const Position& p, const DrawCounters& counters) {
@@ -100,19 +135,107 @@ DrawCounters fmjd64_counters(const std::vector<Position>& positions) {
   return c;
 }
 
+namespace {
+
+// The forcada's plies left, or nothing when its count has not started.
+std::optional<int> forcada_plies_left(const Position& p, const DrawCounters& c) {
+  if (c.rio == 0 || !forcada_side(census(p))) return std::nullopt;
+  return portuguese::kLaws[portuguese::kForcada].limit_plies - (c.rio - 1);
+}
+
+int king_moves_plies_left(const DrawCounters& c) {
+  return portuguese::kLaws[portuguese::kKingMoves].limit_plies - c.plies;
+}
+
+}  // namespace
+
+// Of the two laws, the one that ends the game first.
+const DrawLaw* portuguese_law(const Position& p, const DrawCounters& c) {
+  const std::optional<int> forcada = forcada_plies_left(p, c);
+  if (forcada && *forcada <= king_moves_plies_left(c)) return &portuguese::kLaws[portuguese::kForcada];
+  return &portuguese::kLaws[portuguese::kKingMoves];
+}
+
+DrawCounters portuguese_advance(const DrawCounters& c, const Position& before, const Position& after) {
+  const Color mover = before.side_to_move();
+  const bool capture = popcount(after.pieces(~mover)) < popcount(before.pieces(~mover));
+  const bool man_moved = after.men(mover) != before.men(mover);
+  DrawCounters next = c;
+  next.plies = capture || man_moved ? 0 : static_cast<std::uint16_t>(c.plies + (c.plies < 0xFFFF ? 1 : 0));
+  // 3.2.1 b counts from the ply the three kings stand on the rio, and while the ending lasts.
+  const std::optional<Color> strong = forcada_side(census(after));
+  if (!strong) next.rio = 0;
+  else if (c.rio > 0) next.rio = static_cast<std::uint8_t>(c.rio + (c.rio < 0xFF ? 1 : 0));
+  else if (after.kings(*strong) & fmjd64::kLongDiagonalSquares) next.rio = 1;
+  return next;
+}
+
+bool portuguese_drawn(const Position& p, const DrawCounters& c) {
+  const std::optional<int> forcada = forcada_plies_left(p, c);
+  return king_moves_plies_left(c) <= 0 || (forcada && *forcada <= 0);
+}
+
+bool counts_plies(DrawRules rules) { return rules != DrawRules::Seed; }
+
+const DrawLaw* law_in_force(const Position& p, DrawRules rules, const DrawCounters& c) {
+  switch (rules) {
+    case DrawRules::Fmjd64:
+      return fmjd64_law(p, c);
+    case DrawRules::Portuguese:
+      return portuguese_law(p, c);
+    case DrawRules::Seed:
+      break;
+  }
+  return nullptr;
+}
+
+DrawCounters advance_counters(DrawRules rules, const DrawCounters& c, const Position& before,
+                              const Position& after) {
+  switch (rules) {
+    case DrawRules::Fmjd64:
+      return fmjd64_advance(c, before, after);
+    case DrawRules::Portuguese:
+      return portuguese_advance(c, before, after);
+    case DrawRules::Seed:
+      break;
+  }
+  return c;
+}
+
+DrawCounters counters_of(DrawRules rules, const std::vector<Position>& positions) {
+  DrawCounters c;
+  for (std::size_t i = 1; i < positions.size(); ++i)
+    c = advance_counters(rules, c, positions[i - 1], positions[i]);
+  return c;
+}
+
 int fmjd64_plies_left(const Position& p, const DrawCounters& c) {
   const DrawLaw* law = fmjd64_law(p, c);
   return law ? law->limit_plies - c.plies : 1 << 20;
 }
 
 int plies_left_by_law(const Position& p, DrawRules rules, const DrawCounters& c) {
-  return rules == DrawRules::Fmjd64 ? fmjd64_plies_left(p, c)
-                                    : rules::kNoProgressDrawPlies - p.reversible_plies();
+  switch (rules) {
+    case DrawRules::Fmjd64:
+      return fmjd64_plies_left(p, c);
+    case DrawRules::Portuguese:
+      return std::min(king_moves_plies_left(c), forcada_plies_left(p, c).value_or(1 << 20));
+    case DrawRules::Seed:
+      break;
+  }
+  return rules::kNoProgressDrawPlies - p.reversible_plies();
 }
 
 bool drawn_by_law(const Position& p, DrawRules rules, const DrawCounters& c) {
-  return rules == DrawRules::Fmjd64 ? fmjd64_drawn(p, c)
-                                    : p.reversible_plies() >= rules::kNoProgressDrawPlies;
+  switch (rules) {
+    case DrawRules::Fmjd64:
+      return fmjd64_drawn(p, c);
+    case DrawRules::Portuguese:
+      return portuguese_drawn(p, c);
+    case DrawRules::Seed:
+      break;
+  }
+  return p.reversible_plies() >= rules::kNoProgressDrawPlies;
 }
 
 bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int plies) {
@@ -121,6 +244,15 @@ bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int 
     if (popcount(p.pieces(weak)) <= 2 && popcount(p.pieces(~weak)) == 3 &&
         c.lone_king_diagonal[index(weak)] + plies >= fmjd64::kLongDiagonalPlies)
       return true;
+  return false;
+}
+
+bool law_may_cut_short(const Position& p, DrawRules rules, const DrawCounters& c, int plies) {
+  if (rules == DrawRules::Fmjd64) return fmjd64_diagonal_law_possible(p, c, plies);
+  if (rules != DrawRules::Portuguese) return false;
+  // Three kings against one may come of any ending of at most four pieces against one or two.
+  for (Color weak : {Color::White, Color::Black})
+    if (popcount(p.pieces(weak)) <= 2 && popcount(p.pieces(~weak)) <= 4) return true;
   return false;
 }
 

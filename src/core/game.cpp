@@ -15,8 +15,7 @@ Game::Game(const Position& start, DrawRules rules) : rules_(rules) {
 Status Game::play(const Move& m) {
   if (!is_legal(current(), m)) return Error{"illegal move " + to_hub_move(current(), m)};
   const Position next = current().after(m);
-  counters_.push_back(rules_ == DrawRules::Fmjd64 ? fmjd64_advance(counters_.back(), current(), next)
-                                                  : DrawCounters{});
+  counters_.push_back(advance_counters(rules_, counters_.back(), current(), next));
   positions_.push_back(next);
   moves_.push_back(m);
   return Ok{};
@@ -48,17 +47,15 @@ int Game::repetitions() const {
 GameEndReason Game::end_reason() const {
   if (!has_legal_move(current())) return GameEndReason::NoLegalMove;
   if (repetitions() >= rules::kRepetitionDrawCount) return GameEndReason::Repetition;
-  if (rules_ == DrawRules::Fmjd64) {
-    if (fmjd64_drawn(current(), draw_counters())) return GameEndReason::DrawLaw;
+  if (counts_plies(rules_)) {
+    if (drawn_by_law(current(), rules_, draw_counters())) return GameEndReason::DrawLaw;
   } else if (current().reversible_plies() >= rules::kNoProgressDrawPlies) {
     return GameEndReason::NoProgress;
   }
   return GameEndReason::None;
 }
 
-const DrawLaw* Game::draw_law() const {
-  return rules_ == DrawRules::Fmjd64 ? fmjd64_law(current(), draw_counters()) : nullptr;
-}
+const DrawLaw* Game::draw_law() const { return law_in_force(current(), rules_, draw_counters()); }
 
 std::string Game::end_description() const {
   const GameEndReason r = end_reason();

@@ -208,6 +208,7 @@ class GameBuilder {
 
   // Returns true when the word ended the game (a result).
   bool add_word(const Token& t) {
+    if (!in_movetext_) check_fen();
     in_movetext_ = true;
     if (is_result(t.text)) {
       game_.result = t.text;
@@ -233,6 +234,7 @@ class GameBuilder {
   }
 
   PdnGameOrError finish() {
+    check_fen();
     if (error_) return Error{*error_};
     return std::move(game_);
   }
@@ -255,16 +257,23 @@ class GameBuilder {
     if (fen_) read_fen();
   }
 
+  // A FEN is judged once the tags are read: a GameType after it may change its squares.
   void read_fen() {
     const Expected<Position> start = parse_fen(fen_->value, game_.start.variant());
     if (start) current_ = game_.start = *start;
-    else fail(fen_->line, "FEN tag: " + start.error());
+    fen_error_ = start ? std::nullopt : std::optional<std::string>("FEN tag: " + start.error());
+  }
+
+  void check_fen() {
+    if (fen_error_) fail(fen_->line, *fen_error_);
+    fen_error_.reset();
   }
 
   int number_;
   PdnGame game_;
   Position current_ = Position::start();
   std::optional<Token> fen_;
+  std::optional<std::string> fen_error_;
   std::optional<std::string> error_;
   bool in_movetext_ = false;
 };

@@ -54,7 +54,7 @@ class LawCheck {
   }
 
   DrawCounters advance(const DrawCounters& c, const Position& before, const Position& after) const {
-    return rules_ == DrawRules::Fmjd64 ? fmjd64_advance(c, before, after) : c;
+    return advance_counters(rules_, c, before, after);
   }
   // As the referee (core/game.h): no legal move loses before any law draws.
   bool ended_by_law(const Position& p, const DrawCounters& c) const {
@@ -62,7 +62,7 @@ class LawCheck {
   }
   std::tuple<Key, int, int, int> memo_key(const Position& p, const DrawCounters& c) const {
     if (rules_ == DrawRules::Seed) return {p.key(), p.reversible_plies(), 0, 0};
-    return {p.key(), c.plies, c.lone_king_diagonal[0], c.lone_king_diagonal[1]};
+    return {p.key(), c.plies, c.lone_king_diagonal[0] | c.rio << 8, c.lone_king_diagonal[1]};
   }
 
   const Database& db_;

@@ -326,9 +326,9 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   SearchRequest r;
   r.root = history.back();
   for (std::size_t i = 0; i + 1 < history.size(); ++i) r.history.push_back(history[i].key());
-  r.draw_rules =
-      p.draw_rules.value_or(parse_draw_rules(options.get(option::kDrawRules)).value_or(DrawRules::Seed));
-  if (r.draw_rules == DrawRules::Fmjd64) r.root_draw = fmjd64_counters(history);
+  r.draw_rules = p.draw_rules.value_or(
+      parse_draw_rules(options.get(option::kDrawRules), r.root.variant()).value_or(DrawRules::Seed));
+  r.root_draw = counters_of(r.draw_rules, history);
   r.limits = p.limits;
   r.mode = p.mode;
   r.threads = static_cast<int>(options.get_int(option::kThreads));

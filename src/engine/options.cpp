@@ -79,9 +79,10 @@ std::vector<OptionSpec> user_options() {
       integer(option::kSeed, 0, 0, 2147483647,
               "random seed of weak levels and of the book's choice (0 = different every game; other values "
               "repeat exactly)"),
-      choice(option::kDrawRules, "seed", {"seed", "fmjd64"},
-             "draw laws: seed (threefold repetition, 80 plies without capture or man move) or fmjd64 "
-             "(FMJD-64 articles 7.2.3-7.2.8 as lidraughts applies them)"),
+      choice(option::kDrawRules, std::string(kGameDrawRules), draw_rules_names(),
+             "draw laws: game (the game's own: fmjd64 for russian, portuguese for portuguese, seed for the "
+             "others), seed (threefold repetition, 80 plies without capture or man move), fmjd64 (FMJD-64 "
+             "articles 7.2.3-7.2.8 as lidraughts applies them) or portuguese (the FPD's rule 3.2.1)"),
       integer(option::kEgdbPieces, 8, 2, 8,
               "endgame databases: probe positions with up to this many pieces (as far as egdb-path holds)"),
       text(option::kEgdbPath, "auto",

@@ -73,7 +73,8 @@ class MatchRun {
     auto& e = engines[static_cast<std::size_t>(i)];
     if (!e) {
       EngineSpec spec = spec_.engines[static_cast<std::size_t>(i)].spec;
-      spec.draw_rules = std::string(to_string(spec_.draw_rules));
+      spec.draw_rules =
+          std::string(to_string(spec_.draw_rules.value_or(rules::of(spec_.variant).draw_rules)));
       spec.variant = spec_.variant;
       e = std::make_unique<HubEngine>(std::move(spec), log_, spec_.debug);
     }

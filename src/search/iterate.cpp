@@ -14,7 +14,7 @@ Score Worker::root_search(int depth, Score alpha, Score beta, std::size_t first)
   for (std::size_t i = first; i < root_moves_.size(); ++i) {
     const Move m = root_moves_[i].move;
     const Position child = root.after(m);
-    if (fmjd64_) draw_[1] = fmjd64_advance(draw_[0], root, child);
+    if (counted_laws_) draw_[1] = advance_counters(request_.draw_rules, draw_[0], root, child);
     history_.note_played(0, m);
     Score s;
     if (i == first) {

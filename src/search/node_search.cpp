@@ -41,9 +41,10 @@ Score Worker::search(const Position& pos, int depth, Score alpha, Score beta, in
   pv_length_[p] = 0;
   keys_[root_key_index_ + p] = pos.key();
 
-  if (fmjd64_) {
+  if (counted_laws_) {
     // A side without a move has lost even when a law would draw.
-    if (fmjd64_drawn(pos, draw_[p])) return has_legal_move(pos) ? kScoreDraw : loss_in(ply);
+    if (drawn_by_law(pos, request_.draw_rules, draw_[p]))
+      return has_legal_move(pos) ? kScoreDraw : loss_in(ply);
   } else if (pos.reversible_plies() >= rules::kNoProgressDrawPlies) {
     return kScoreDraw;
   }
@@ -119,7 +120,7 @@ Score Worker::search_moves(const Position& pos, int depth, Score alpha, Score be
     const Move& m = picked->move;
     const Position child = pos.after(m);
     shared_.tt.prefetch(child.key());
-    if (fmjd64_) draw_[p + 1] = fmjd64_advance(draw_[p], pos, child);
+    if (counted_laws_) draw_[p + 1] = advance_counters(request_.draw_rules, draw_[p], pos, child);
     history_.note_played(ply, m);
     const int new_depth = depth - 1;
     Score s;

@@ -64,14 +64,16 @@ Key search_key(const Position& pos, DrawRules rules, const DrawCounters& counter
     return static_cast<std::uint64_t>(
         std::min<int>(counters.lone_king_diagonal[index(c)], fmjd64::kLongDiagonalPlies));
   };
-  return key ^ mix_counter(counters.plies | diagonal(Color::White) << 16 | diagonal(Color::Black) << 24);
+  // The forcada's count (portuguese) is the other counter a law reads.
+  return key ^ mix_counter(counters.plies | diagonal(Color::White) << 16 | diagonal(Color::Black) << 24 |
+                           std::uint64_t{counters.rio} << 32);
 }
 
 Worker::Worker(Shared& shared, int id)
     : shared_(shared),
       request_(shared.request),
       id_(id),
-      fmjd64_(request_.draw_rules == DrawRules::Fmjd64),
+      counted_laws_(counts_plies(request_.draw_rules)),
       lmr_(reduction_table(request_.tuning.lmr_divisor)) {
   draw_[0] = request_.root_draw;
   keys_.reserve(request_.history.size() + kMaxPly + 2);
@@ -119,7 +121,8 @@ EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   if (v->wdl == egdb::Wdl::Draw) return {kScoreDraw, true};
   const Score sign = v->wdl == egdb::Wdl::Win ? 1 : -1;
   if (v->plies > plies_left(pos, ply)) return {sign * (kOutOfCountWin - v->plies / 8), false};
-  if (fmjd64_ && fmjd64_diagonal_law_possible(pos, draw_[static_cast<std::size_t>(ply)], v->plies))
+  if (counted_laws_ &&
+      law_may_cut_short(pos, request_.draw_rules, draw_[static_cast<std::size_t>(ply)], v->plies))
     return {sign * (kKnownWin - v->plies), false};
   return {sign > 0 ? win_in(ply + v->plies) : loss_in(ply + v->plies), true};
 }

@@ -127,8 +127,8 @@ class Worker {
   bool depth_one_done_ = false;
 
   std::vector<RootMove> root_moves_;
-  const bool fmjd64_ = false;  // FMJD-64 draw laws instead of the 80-ply rule
-  // FMJD-64 counters of the node at each ply (fmjd64 only).
+  const bool counted_laws_ = false;  // counted draw laws (fmjd64, portuguese) instead of the 80-ply rule
+  // The laws' counters of the node at each ply (counted laws only).
   std::array<DrawCounters, kMaxPly + 2> draw_{};
   // Keys of the game history followed by the current search path (for repetitions).
   std::vector<Key> keys_;

@@ -23,11 +23,11 @@ Answer add_session(ApiState& state, Game game, const GameSettings& settings) {
 }  // namespace
 
 Answer op_new(ApiState& state, const Json& body) {
-  const Result<GameSettings> settings = game_settings(body, state.config.default_move_seconds);
-  if (!settings) return settings.error();
   const Result<Variant> variant = variant_field(body, state.default_variant());
   if (!variant) return variant.error();
-  const Result<std::string> fen = string_field(body, "fen", std::string(kStartFen));
+  const Result<GameSettings> settings = game_settings(body, state.config.default_move_seconds, *variant);
+  if (!settings) return settings.error();
+  const Result<std::string> fen = string_field(body, "fen", to_fen(Position::start(*variant)));
   if (!fen) return fen.error();
   const Expected<Position> start = parse_fen(*fen, *variant);
   if (!start) return unprocessable("bad FEN: " + start.error());
@@ -35,17 +35,18 @@ Answer op_new(ApiState& state, const Json& body) {
 }
 
 Answer op_load_pdn(ApiState& state, const Json& body) {
-  const Result<GameSettings> settings = game_settings(body, state.config.default_move_seconds);
-  if (!settings) return settings.error();
+  const Result<Variant> untagged = variant_field(body, state.default_variant());
+  if (!untagged) return untagged.error();
   const Result<std::string> text = string_field(body, "pdn", std::nullopt);
   if (!text) return text.error();
   // The game's GameType tag names its variant; `variant` is for a game without one.
-  const Result<Variant> untagged = variant_field(body, state.default_variant());
-  if (!untagged) return untagged.error();
   const std::vector<PdnGameOrError> games = read_pdn(*text, *untagged);
   if (games.empty()) return unprocessable("no game in the PDN text");
   if (!games.front()) return unprocessable("bad PDN: " + games.front().error());
   if (games.front()->moves.size() > state.config.max_plies) return unprocessable("the game is too long");
+  const Result<GameSettings> settings =
+      game_settings(body, state.config.default_move_seconds, games.front()->start.variant());
+  if (!settings) return settings.error();
   // The game's own DrawRules tag decides when the request names no law set.
   DrawRules rules = settings->rules;
   if (const std::optional<std::string> tag = games.front()->tag("DrawRules"); tag && !body.find("rules"))

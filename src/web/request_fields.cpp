@@ -40,7 +40,7 @@ Result<int> whole_field(const Json& body, std::string_view key, int fallback, in
   return static_cast<int>(*n);
 }
 
-Result<GameSettings> game_settings(const Json& body, double default_movetime) {
+Result<GameSettings> game_settings(const Json& body, double default_movetime, Variant variant) {
   GameSettings g;
   const Result<std::string> mode = string_field(body, "mode", "two-players");
   if (!mode) return mode.error();
@@ -59,10 +59,10 @@ Result<GameSettings> game_settings(const Json& body, double default_movetime) {
   const Result<double> movetime = number_field(body, "movetime", default_movetime, 0.01, 60);
   if (!movetime) return movetime.error();
   g.movetime = *movetime;
-  const Result<std::string> rules = string_field(body, "rules", "seed");
+  const Result<std::string> rules = string_field(body, "rules", std::string(kGameDrawRules));
   if (!rules) return rules.error();
-  const std::optional<DrawRules> parsed = parse_draw_rules(*rules);
-  if (!parsed) return bad_request("rules must be \"seed\" or \"fmjd64\"");
+  const std::optional<DrawRules> parsed = parse_draw_rules(*rules, variant);
+  if (!parsed) return bad_request("rules must be \"game\", \"seed\", \"fmjd64\" or \"portuguese\"");
   g.rules = *parsed;
   return g;
 }

@@ -31,7 +31,7 @@ Result<double> number_field(const Json& body, std::string_view key, double fallb
 // A whole number from lo to hi (required when fallback is out of that range).
 Result<int> whole_field(const Json& body, std::string_view key, int fallback, int lo, int hi);
 
-Result<GameSettings> game_settings(const Json& body, double default_movetime);
+Result<GameSettings> game_settings(const Json& body, double default_movetime, Variant variant);
 // The game a new session plays (the rules table's names), or `fallback` when absent.
 Result<Variant> variant_field(const Json& body, Variant fallback);
 // depth (1..30) or movetime (0.01..60 s) per position; depth 10 by default.

@@ -29,10 +29,6 @@ enum class CbResult : int { Draw = 0, Win = 1, Loss = 2, Unknown = 3 };
 inline constexpr int kInfoExactTime = 2;
 inline constexpr int kInfoIncrementShift = 2;  // bits 2-3: the clock's unit, 0 = no clock given
 
-// The game types CheckerBoard names (enginecommand `gametype`).
-inline constexpr int kGameTypeRussian = 25;
-inline constexpr int kGameTypeBrazilian = 26;
-
 inline constexpr std::size_t kTextBytes = 1024;  // getmove's str and enginecommand's reply, NUL included
 
 struct MoveRequest {

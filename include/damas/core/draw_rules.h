@@ -1,5 +1,6 @@
-// Draw laws. Two sets: `seed` (threefold repetition; 80 plies without a capture or a man move:
-// rules::kNoProgressDrawPlies in types.h) and `fmjd64`, the FMJD-64 articles 7.2.3-7.2.8 as
+// Draw laws. Three sets: `seed` (threefold repetition; 80 plies without a capture or a man move:
+// rules::kNoProgressDrawPlies in types.h), `portuguese` (the FPD's rules 3.2.1, below) and
+// `fmjd64`, the FMJD-64 articles 7.2.3-7.2.8 as
 // lidraughts applies them to Brazilian draughts (its Russian variant's drawing rules, which its
 // Brazilian variant reuses). Facts taken from lidraughts' public variant code:
 //   * one counter of plies since the last reset; the game is drawn when the law that fits the
@@ -12,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,10 +21,14 @@
 
 namespace damas {
 
-enum class DrawRules : std::uint8_t { Seed, Fmjd64 };
-
-std::string_view to_string(DrawRules r);  // "seed", "fmjd64"
+// DrawRules (types.h): a game's own set is its rules-table row's.
+std::string_view to_string(DrawRules r);  // "seed", "fmjd64", "portuguese"
 std::optional<DrawRules> parse_draw_rules(std::string_view text);
+// The `draw-rules` option's values: the sets, and kGameDrawRules for the game's own (the default).
+inline constexpr std::string_view kGameDrawRules = "game";
+std::vector<std::string> draw_rules_names();  // "game" then each set
+// A `draw-rules` value in game v: "game" is v's own set.
+std::optional<DrawRules> parse_draw_rules(std::string_view text, Variant v);
 
 // How a capture or a promotion affects the counter under a law.
 enum class CaptureReset : std::uint8_t {
@@ -81,10 +87,28 @@ inline constexpr Bitboard kLongDiagonalSquares = bb(square_from_number(29)) | bb
                                                  bb(square_from_number(8)) | bb(square_from_number(4));
 }  // namespace fmjd64
 
-// The FMJD-64 counters of a game position.
+// The Portuguese federation's laws (Regras do Jogo de Damas Classicas, 2013, rule 3.2.1; its
+// wording as bench/games.md cites it). The rio is the long diagonal from square 1 to 32, on damas'
+// squares fmjd64::kLongDiagonalSquares (the mirrored board reflects a1-h8 onto h1-a8).
+namespace portuguese {
+enum Law : std::uint8_t {
+  kForcada,    // 3.2.1 b): three kings against a lone king, won within 12 moves of taking the rio
+  kKingMoves,  // 3.2.1 a): 20 moves of each side with kings, no capture and no man moved
+  kLawCount
+};
+inline constexpr std::array<DrawLaw, kLawCount> kLaws = {{
+    {"3.2.1 b", "three kings against a lone king, 12 moves from taking the rio", 24, CaptureReset::Always,
+     PromotionReset::Always, true},
+    {"3.2.1 a", "20 moves of kings without a capture or a man moved", 40, CaptureReset::Always,
+     PromotionReset::Always, true},
+}};
+}  // namespace portuguese
+
+// The counters of a game position under the counted laws (fmjd64, portuguese).
 struct DrawCounters {
   std::uint16_t plies = 0;                           // since the last reset
-  std::array<std::uint8_t, 2> lone_king_diagonal{};  // 7.2.7, by colour of the lone king
+  std::array<std::uint8_t, 2> lone_king_diagonal{};  // fmjd64 7.2.7, by colour of the lone king
+  std::uint8_t rio = 0;  // portuguese 3.2.1 b: 1 + plies since three kings took the rio (0: not yet)
   bool operator==(const DrawCounters&) const = default;
 };
 
@@ -101,13 +125,25 @@ inline bool fmjd64_drawn(const Position& p, const DrawCounters& c) {
 }
 // Plies left before a law draws (a large number when no law fits).
 int fmjd64_plies_left(const Position& p, const DrawCounters& c);
-// The same under either law set: `seed` counts the 80 plies without capture or man move (its
-// counter is the position's own), `fmjd64` the counters c.
+// The Portuguese laws: the one that fits p, the counters after a ply, whether p is drawn.
+const DrawLaw* portuguese_law(const Position& p, const DrawCounters& c);
+DrawCounters portuguese_advance(const DrawCounters& c, const Position& before, const Position& after);
+bool portuguese_drawn(const Position& p, const DrawCounters& c);
+
+// Any law set: `seed` counts the 80 plies without capture or man move (its counter is the
+// position's own, so its DrawCounters stay zero), the counted sets their counters c.
+bool counts_plies(DrawRules rules);  // the counters c mean something
+const DrawLaw* law_in_force(const Position& p, DrawRules rules, const DrawCounters& c);
+DrawCounters advance_counters(DrawRules rules, const DrawCounters& c, const Position& before,
+                              const Position& after);
+DrawCounters counters_of(DrawRules rules, const std::vector<Position>& positions);
 int plies_left_by_law(const Position& p, DrawRules rules, const DrawCounters& c);
 // Drawn by the laws of `rules` at p (a side without a legal move has lost all the same).
 bool drawn_by_law(const Position& p, DrawRules rules, const DrawCounters& c);
 // Whether 7.2.7 (the lone king on the long diagonal, whose count never resets) may come into force
 // within `plies` plies from p: then a count that fits now may still end the game early.
 bool fmjd64_diagonal_law_possible(const Position& p, const DrawCounters& c, int plies);
+// The same for any set: a law may cut a count short within `plies` plies (7.2.7, the forcada).
+bool law_may_cut_short(const Position& p, DrawRules rules, const DrawCounters& c, int plies);
 
 }  // namespace damas

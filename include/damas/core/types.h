@@ -50,6 +50,10 @@ constexpr decltype(auto) visit_variant(Variant v, F&& f) {
   return f(VariantConstant<Variant::Brazilian>{});
 }
 
+// The draw laws a game is refereed and searched by (core/draw_rules.h): the seed laws of the board
+// the project started from, the FMJD-64 articles, the Portuguese federation's laws.
+enum class DrawRules : std::uint8_t { Seed, Fmjd64, Portuguese };
+
 namespace rules {
 // The board and the men, the same in every variant.
 inline constexpr int kBoardSquares = 32;      // dark squares of the 8x8 board
@@ -80,6 +84,7 @@ struct Table {
   bool king_lands_to_go_on;    // a king that can take again from a square beyond its victim lands there
   bool crown_mid_capture;      // a man reaching the far row during a capture goes on as a king
   bool mirrored_board;         // a light square in each player's near-left corner (notation, the board)
+  DrawRules draw_rules;        // the laws its games follow unless told otherwise
   int no_progress_draw_plies;  // the seed draw law: plies without a capture or a man move
   int repetition_draw_count;   // the seed draw law: the same position this often
   int pdn_game_type;           // the PDN GameType tag's number (PDN 3.0 standard)
@@ -99,7 +104,8 @@ inline constexpr Table kBrazilian{
     .king_lands_to_go_on = true,        // implied by the quantity rule (the longer line wins)
     .crown_mid_capture = false,         // FMJD: a man is crowned only if its move ends on the far row
     .mirrored_board = false,
-    .no_progress_draw_plies = 80,  // 40 moves each
+    .draw_rules = DrawRules::Seed,  // the laws of the board the project started from
+    .no_progress_draw_plies = 80,   // 40 moves each
     .repetition_draw_count = 3,
     .pdn_game_type = 26,
     .pdn_game_type_tag = "26",
@@ -116,6 +122,7 @@ inline constexpr Table kRussian{
     .king_lands_to_go_on = true,    // a sequence is finished: the king must land where it can take again
     .crown_mid_capture = true,      // crowned on reaching the far row, it captures on as a king
     .mirrored_board = false,
+    .draw_rules = DrawRules::Fmjd64,  // the FMJD-64 articles its federation and lidraughts apply
     .no_progress_draw_plies = 80,
     .repetition_draw_count = 3,
     .pdn_game_type = 25,
@@ -134,6 +141,7 @@ inline constexpr Table kSpanish{
     .king_lands_to_go_on = true,  // implied by the quantity rule
     .crown_mid_capture = false,   // no man can capture on from the far row: forward only
     .mirrored_board = true,
+    .draw_rules = DrawRules::Seed,
     .no_progress_draw_plies = 80,
     .repetition_draw_count = 3,
     .pdn_game_type = 24,
@@ -151,6 +159,7 @@ inline constexpr Table kPortuguese{
     .king_lands_to_go_on = true,
     .crown_mid_capture = false,
     .mirrored_board = true,
+    .draw_rules = DrawRules::Portuguese,  // the FPD rules 3.2.1: its own two laws
     .no_progress_draw_plies = 80,
     .repetition_draw_count = 3,
     .pdn_game_type = 28,
@@ -168,6 +177,7 @@ inline constexpr Table kPool{
     .king_lands_to_go_on = true,  // a sequence is finished
     .crown_mid_capture = false,   // crowned only if the move ends on the far row
     .mirrored_board = false,
+    .draw_rules = DrawRules::Seed,
     .no_progress_draw_plies = 80,
     .repetition_draw_count = 3,
     .pdn_game_type = 23,
@@ -185,6 +195,7 @@ inline constexpr Table kCzech{
     .king_lands_to_go_on = true,  // a sequence is finished
     .crown_mid_capture = false,   // no man can capture on from the far row: forward only
     .mirrored_board = false,
+    .draw_rules = DrawRules::Seed,
     .no_progress_draw_plies = 80,
     .repetition_draw_count = 3,
     .pdn_game_type = 29,

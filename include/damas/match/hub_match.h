@@ -47,9 +47,10 @@ struct HubMatchSpec {
   int games = 2;       // games per pairing and round
   bool repeat = true;  // the games of a round share their opening (colours alternate)
   int concurrency = 1;
-  DrawRules draw_rules = DrawRules::Seed;  // the referee's, and set-param draw-rules where declared
-  Variant variant = Variant::Brazilian;    // the referee's game, its openings' and every engine's
-  int max_moves = 0;                       // adjudicate a draw after this many moves (0 = never)
+  // The referee's, and set-param draw-rules where declared; unset: the game's own (rules table).
+  std::optional<DrawRules> draw_rules;
+  Variant variant = Variant::Brazilian;  // the referee's game, its openings' and every engine's
+  int max_moves = 0;                     // adjudicate a draw after this many moves (0 = never)
   std::optional<DrawAdjudication> draw;
   std::optional<ResignAdjudication> resign;
   std::optional<SprtConfig> sprt;  // two engines only
