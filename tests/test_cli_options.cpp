@@ -141,6 +141,26 @@ TEST_CASE("command line: --variant russian plays Russian in analyze, an unknown 
   CHECK_THAT(out, Catch::Contains("brazilian russian spanish portuguese pool czech"));
 }
 
+TEST_CASE("command line: analyze and perft start from each game's own start, in its own squares",
+          "[cli][games]") {
+  std::string out;
+  for (const damas::Variant v : damas::kVariants) {
+    const std::string game(damas::to_string(v));
+    INFO(game);
+    REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " perft --variant " + game + " --depth 1 --divide",
+                              out) == 0);
+    CHECK_THAT(out, Catch::Contains("perft depth 1: 7 leaves"));
+    REQUIRE(test::run_command(
+                std::string(DAMAS_BINARY) + " analyze --variant " + game + " --depth 2 --board no", out) ==
+            0);
+    CHECK_THAT(out, Catch::Contains("best move: "));
+  }
+  // Spanish squares: White's men on 1-12, so its first moves leave 9-12.
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " perft --variant spanish --depth 1 --divide", out) ==
+          0);
+  CHECK_THAT(out, Catch::Contains("9-13 1") && Catch::Contains("12-16 1") && !Catch::Contains("21-17"));
+}
+
 TEST_CASE("command line: selfplay --variant russian plays Russian games from the openings file",
           "[cli][russian]") {
   const std::string pdn = "/tmp/damas-test-selfplay-russian-" + std::to_string(::getpid()) + ".pdn";

@@ -41,7 +41,8 @@ TEST_CASE("draw laws: each game names its own, and draw-rules=game follows it", 
     CHECK(parse_draw_rules(name, Variant::Brazilian).has_value());
 }
 
-TEST_CASE("law (portuguese 3.2.1 a): 20 moves of kings without a capture or a man move draw", "[draw_rules]") {
+TEST_CASE("law (portuguese 3.2.1 a): 20 moves of kings without a capture or a man move draw",
+          "[draw_rules]") {
   // Two kings and a man against two kings: the kings move, the man stays.
   const Position p = portuguese_fen("W:WK1,K3,9:BK30,K32");
   const DrawCounters c39 = after_plies(p, {}, 39);
@@ -90,7 +91,8 @@ TEST_CASE("law (portuguese 3.2.1 b): three kings against a lone king draw 12 mov
 TEST_CASE("law (portuguese 3.2.1 b): the count belongs to three kings against one, and ends with it",
           "[draw_rules]") {
   const Position kings = portuguese_fen("W:WK5,K3,K4:BK30");
-  const DrawCounters going = after_plies(kings, advance_counters(DrawRules::Portuguese, {}, kings, kings), 10);
+  const DrawCounters going =
+      after_plies(kings, advance_counters(DrawRules::Portuguese, {}, kings, kings), 10);
   CHECK(going.rio == 11);
   // A man on the board: no forcada.
   const Position with_man = portuguese_fen("W:WK5,K3,4:BK30");

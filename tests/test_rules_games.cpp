@@ -22,7 +22,8 @@ bool king_on(const damas::Position& p, int square) {
 
 // ---- Spanish (and Portuguese, the same moves) ---------------------------------------------------
 
-TEST_CASE("rule (spanish): White's men start on 1-12 of the mirrored board and step forward", "[rules][games]") {
+TEST_CASE("rule (spanish): White's men start on 1-12 of the mirrored board and step forward",
+          "[rules][games]") {
   const damas::Position start = damas::Position::start(Variant::Spanish);
   CHECK(damas::to_fen(start) == "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32");
   // 9 is h3 on the edge: one step; the others two.
@@ -43,7 +44,8 @@ TEST_CASE("rule (spanish): the longest capture is compulsory", "[rules][games]")
   CHECK(legal_moves(fen("W:W10:B13,14,23", Variant::Spanish)) == Set{"10x28x14x23"});
 }
 
-TEST_CASE("rule (spanish): among lines taking as many pieces, the one taking the most kings", "[rules][games]") {
+TEST_CASE("rule (spanish): among lines taking as many pieces, the one taking the most kings",
+          "[rules][games]") {
   // f3 (10) takes e4 (14) or g4 (13), one piece each: both with men, only the king with a king.
   CHECK(legal_moves(fen("W:W10:B13,14", Variant::Spanish)) == Set{"10x17x13", "10x19x14"});
   CHECK(legal_moves(fen("W:W10:BK13,14", Variant::Spanish)) == Set{"10x17x13"});

@@ -150,8 +150,8 @@ int analyze_main(const Args& args) {
       "  (per position; default depth 10): every move of every game evaluated, errors marked ?!, ? and ??\n"
       "  with the best move and its line as a comment, a summary per game");
   desc.add_options()("help,h", "show this help")(
-      "fen", po::value<std::string>()->default_value(std::string(kStartFen)),
-      "position in PDN FEN (numeric or algebraic squares)")(
+      "fen", po::value<std::string>()->default_value(""),
+      "position in PDN FEN (numeric or algebraic squares, the game's own; default: the game's start)")(
       "moves", po::value<std::string>()->default_value(""), "moves played from the FEN first")(
       "depth,d", po::value<int>(), "search depth in plies")(
       "time,t", po::value<double>(), "search time in seconds")("nodes,n", po::value<std::uint64_t>(),
@@ -202,7 +202,10 @@ int analyze_main(const Args& args) {
     board = b == "yes";
   }
   // A FEN names no game: the variant option does (a PDN's GameType names its own).
-  const Expected<Position> start = parse_fen(vm["fen"].as<std::string>(), engine.options().variant());
+  const std::string fen_text = vm["fen"].as<std::string>();
+  const Variant game = engine.options().variant();
+  const Expected<Position> start =
+      fen_text.empty() ? Expected<Position>(Position::start(game)) : parse_fen(fen_text, game);
   if (!start) {
     std::cerr << "damas analyze: " << start.error() << "\n";
     return 2;

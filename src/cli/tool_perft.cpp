@@ -16,7 +16,8 @@ namespace damas::cli {
 int perft_main(const Args& args) {
   po::options_description desc("damas perft [--fen F] [--variant V] --depth N [--divide]");
   desc.add_options()("help,h", "show this help")(
-      "fen", po::value<std::string>()->default_value(std::string(kStartFen)), "position in PDN FEN");
+      "fen", po::value<std::string>()->default_value(""),
+      "position in PDN FEN, in the game's own squares (default: the game's start)");
   add_variant_option(desc);
   desc.add_options()("depth,d", po::value<int>()->default_value(9), "depth in plies (0..20)")(
       "divide", po::bool_switch(), "print one line per root move: <move> <count>");
@@ -27,7 +28,9 @@ int perft_main(const Args& args) {
     std::cerr << "damas perft: " << variant.error() << "\n";
     return 2;
   }
-  Expected<Position> pos = parse_fen(vm["fen"].as<std::string>(), *variant);
+  const std::string fen_text = vm["fen"].as<std::string>();
+  Expected<Position> pos =
+      fen_text.empty() ? Expected<Position>(Position::start(*variant)) : parse_fen(fen_text, *variant);
   if (!pos) {
     std::cerr << "damas perft: " << pos.error() << "\n";
     return 2;
