@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "command_helpers.h"
+#include "damas/core/types.h"
 
 namespace {
 

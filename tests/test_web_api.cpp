@@ -870,3 +870,108 @@ TEST_CASE("web api russian: the server's variant option is the game of a new boa
   CHECK(str(call(api, "load-pdn", R"({"pdn":"1. 22-18 *"})").json, "variant") == "russian");
   CHECK_FALSE(api.set_engine_option("variant", "italian").has_value());
 }
+
+// ---- The games of the mirrored board (Spanish, Portuguese): the API speaks the game's names ----
+namespace {
+
+// Every square the answer names (pieces, legal moves with their routes and captures, capturers,
+// the last move, a hint, a best line's steps): the strings under those keys, at any depth.
+void collect_squares(const Json& j, bool square, std::vector<std::string>& out) {
+  static const std::vector<std::string> kSquareKeys = {"square",   "from",   "to",
+                                                       "captured", "routes", "capturers"};
+  if (j.is_string() && square) out.push_back(j.as_string());
+  if (j.is_array())
+    for (const Json& e : j.as_array()) collect_squares(e, square, out);
+  if (j.is_object())
+    for (const auto& [key, value] : j.as_object())
+      if (key != "text" && key != "id")
+        collect_squares(value, square || std::count(kSquareKeys.begin(), kSquareKeys.end(), key) > 0, out);
+}
+
+std::vector<std::string> named_squares(const Json& answer) {
+  std::vector<std::string> out;
+  collect_squares(answer, false, out);
+  return out;
+}
+
+std::vector<std::string> legal_texts(const Json& state) {
+  std::vector<std::string> texts;
+  for (const Json& m : state.find("legal")->as_array()) texts.push_back(str(m, "text"));
+  std::sort(texts.begin(), texts.end());
+  return texts;
+}
+
+std::string piece_on(const Json& state, const std::string& square) {
+  for (const Json& p : state.find("pieces")->as_array())
+    if (str(p, "square") == square) return str(p, "color") + (p.find("king")->as_bool() ? " king" : " man");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("web api: games lists every game the engine plays, with its title, board and the draw laws",
+          "[web][mirrored]") {
+  Api api(fast_config());
+  const Answer a = call(api, "games", "{}");
+  REQUIRE(a.status == 200);
+  const Json::Array& games = a.json.find("games")->as_array();
+  REQUIRE(games.size() == kVariantCount);
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    const Variant v = kVariants[i];
+    CHECK(str(games[i], "name") == to_string(v));
+    CHECK(str(games[i], "title") == rules::of(v).title);
+    CHECK(games[i].find("mirrored_board")->as_bool() == rules::of(v).mirrored_board);
+  }
+  CHECK(str(games[2], "name") == "spanish");
+  CHECK(games[2].find("mirrored_board")->as_bool());
+  CHECK_FALSE(games[0].find("mirrored_board")->as_bool());
+  CHECK(str(a.json, "default") == "brazilian");
+  CHECK(a.json.find("rules")->dump() == R"(["game","seed","fmjd64","portuguese"])");
+  REQUIRE(api.set_engine_option("variant", "portuguese"));
+  CHECK(str(call(api, "games", "{}").json, "default") == "portuguese");
+  CHECK(str(call(api, "new", "{}").json, "variant") == "portuguese");
+}
+
+TEST_CASE("web api: the Spanish and Portuguese boards name their own squares: a man on h1, none on a1",
+          "[web][mirrored]") {
+  Api api(fast_config());
+  for (const std::string game : {"spanish", "portuguese"}) {
+    INFO(game);
+    const Variant v = *parse_variant(game);
+    const Answer a = call(api, "new", R"({"variant":")" + game + R"("})");
+    REQUIRE(a.status == 200);
+    CHECK(str(a.json, "variant") == game);
+    CHECK(str(a.json, "title") == rules::of(v).title);
+    CHECK(a.json.find("mirrored_board")->as_bool());
+    CHECK(piece_on(a.json, "h1") == "white man");
+    CHECK(piece_on(a.json, "b1") == "white man");
+    CHECK(piece_on(a.json, "a1").empty());
+    CHECK(piece_on(a.json, "a8") == "black man");
+    CHECK(piece_on(a.json, "h8").empty());
+    // The seven first moves from the third rank (b3 d3 f3 h3), with the game's numbers as ids:
+    // 1 is h1, right to left and up, so h3 is 9 and g4 13.
+    CHECK(legal_texts(a.json) ==
+          std::vector<std::string>{"b3-a4", "b3-c4", "d3-c4", "d3-e4", "f3-e4", "f3-g4", "h3-g4"});
+    CHECK(legal_ids(a.json) ==
+          std::vector<std::string>{"10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"});
+    for (const std::string& sq : named_squares(a.json)) {
+      INFO(sq);
+      CHECK(parse_square_name(sq, v).has_value());
+    }
+    // A move sent with the game's names or numbers is played as that game's move.
+    const std::string id = str(a.json, "session");
+    CHECK(call(api, "move", session_body(id, R"("move":"a3-b4")")).status == 422);  // a light square here
+    const Answer named = call(api, "move", session_body(id, R"("move":"h3-g4")"));
+    REQUIRE(named.status == 200);
+    CHECK(piece_on(named.json, "g4") == "white man");
+    CHECK(piece_on(named.json, "h3").empty());
+    CHECK(named.json.find("last_move")->dump() == R"({"from":"h3","to":"g4","captured":[]})");
+    CHECK(str(named.json.find("moves")->as_array().front(), "text") == "h3-g4");
+    // Black answers with the number of its first legal move, and the names follow.
+    const Json& reply = named.json.find("legal")->as_array().front();
+    const Answer numbered = call(api, "move", session_body(id, R"("move":")" + str(reply, "id") + "\""));
+    REQUIRE(numbered.status == 200);
+    CHECK(piece_on(numbered.json, str(reply, "to")) == "black man");
+    CHECK(numbered.json.find("last_move")->find("to")->as_string() == str(reply, "to"));
+  }
+}

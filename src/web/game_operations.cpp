@@ -1,8 +1,9 @@
-// The operations on a session's game: new, load-pdn, state, move, undo, goto, close; and stats.
+// The operations on a session's game: games, new, load-pdn, state, move, undo, goto, close; and stats.
 #include <mutex>
 
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/engine/options.h"
 #include "operations.h"
 #include "request_fields.h"
 #include "views.h"
@@ -20,7 +21,35 @@ Answer add_session(ApiState& state, Game game, const GameSettings& settings) {
   return state_json(*id, state.sessions.at(*id));
 }
 
+// The values of an engine option (its registry entry), as the page offers them.
+std::vector<std::string> option_values(std::string_view name) {
+  const OptionSpec* spec = find_option(name);
+  return spec ? spec->values : std::vector<std::string>{};
+}
+
 }  // namespace
+
+// What a new game may be: the games the engine plays (its `variant` option) with their titles and
+// boards, and the draw laws (its `draw-rules` option). The page builds its selectors from this.
+Answer op_games(ApiState& state, const Json&) {
+  Json games = Json::array();
+  for (const std::string& name : option_values(option::kVariant)) {
+    const std::optional<Variant> v = parse_variant(name);
+    if (!v) continue;
+    Json g = Json::object();
+    g.set("name", json_str(name));
+    g.set("title", json_str(std::string(rules::of(*v).title)));
+    g.set("mirrored_board", json_bool(rules::of(*v).mirrored_board));
+    games.push(std::move(g));
+  }
+  Json laws = Json::array();
+  for (const std::string& name : option_values(option::kDrawRules)) laws.push(json_str(name));
+  Json j = Json::object();
+  j.set("games", std::move(games));
+  j.set("default", json_str(std::string(to_string(state.default_variant()))));
+  j.set("rules", std::move(laws));
+  return j;
+}
 
 Answer op_new(ApiState& state, const Json& body) {
   const Result<Variant> variant = variant_field(body, state.default_variant());

@@ -14,7 +14,7 @@ Json book_move_json(const Position& p, const book::BookMove& m) {
   const Score white = p.side_to_move() == Color::White ? m.score : -m.score;
   Json j = Json::object();
   j.set("text", json_str(to_algebraic(p, m.move)));
-  j.set("id", json_str(to_hub_move(m.move)));
+  j.set("id", json_str(to_hub_move(p, m.move)));
   j.set("score", json_num(m.score));
   j.set("white_score", json_num(white));
   j.set("white_score_text", json_str(white_score_text(white)));

@@ -4,6 +4,7 @@ namespace damas::web {
 
 const Operation* find_operation(std::string_view name) {
   static constexpr Operation kOperations[] = {
+      {"games", Need::Quick, &op_games},
       {"new", Need::Quick, &op_new},
       {"load-pdn", Need::Quick, &op_load_pdn},
       {"state", Need::Quick, &op_state},

@@ -22,6 +22,7 @@ struct Operation {
 const Operation* find_operation(std::string_view name);
 
 // The handlers of the table, by concern.
+Answer op_games(ApiState& state, const Json& body);
 Answer op_new(ApiState& state, const Json& body);
 Answer op_load_pdn(ApiState& state, const Json& body);
 Answer op_state(ApiState& state, const Json& body);

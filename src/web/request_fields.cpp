@@ -62,7 +62,10 @@ Result<GameSettings> game_settings(const Json& body, double default_movetime, Va
   const Result<std::string> rules = string_field(body, "rules", std::string(kGameDrawRules));
   if (!rules) return rules.error();
   const std::optional<DrawRules> parsed = parse_draw_rules(*rules, variant);
-  if (!parsed) return bad_request("rules must be \"game\", \"seed\", \"fmjd64\" or \"portuguese\"");
+  if (!parsed) {
+    const OptionSpec* laws = find_option(option::kDrawRules);
+    return bad_request("rules must be one of: " + (laws ? laws->values_text() : std::string("seed")));
+  }
   g.rules = *parsed;
   return g;
 }

@@ -90,10 +90,7 @@ Json review_line_json(const std::string& id, const review::GameReview& r, std::s
     p = p.after(m);
     step.set("pieces", pieces_json(p));
     step.set("side", json_str(color_name(p.side_to_move())));
-    Json lm = Json::object();
-    lm.set("from", json_str(square_name(m.from)));
-    lm.set("to", json_str(square_name(m.to)));
-    step.set("last_move", std::move(lm));
+    step.set("last_move", last_move_json(m, p.variant()));
     steps.push(std::move(step));
   }
   Json j = Json::object();

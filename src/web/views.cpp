@@ -19,28 +19,39 @@ std::string end_reason_text(const Game& g) {
   return to_string(g.end_reason());
 }
 
-Json square_list(Bitboard b) {
+}  // namespace
+
+Json square_json(Square s, Variant v) { return json_str(square_name(s, v)); }
+
+Json square_list(Bitboard b, Variant v) {
   Json a = Json::array();
-  for (; b; b &= b - 1) a.push(json_str(square_name(lowest_square(b))));
+  for (; b; b &= b - 1) a.push(square_json(lowest_square(b), v));
   return a;
 }
 
-}  // namespace
+Json last_move_json(const Move& m, Variant v) {
+  Json lm = Json::object();
+  lm.set("from", square_json(m.from, v));
+  lm.set("to", square_json(m.to, v));
+  lm.set("captured", square_list(m.captured, v));
+  return lm;
+}
 
 Json move_json(const Position& p, const Move& m) {
+  const Variant v = p.variant();
   Json j = Json::object();
   j.set("text", json_str(to_algebraic(p, m)));
-  j.set("id", json_str(to_hub_move(m)));
-  j.set("from", json_str(square_name(m.from)));
-  j.set("to", json_str(square_name(m.to)));
-  j.set("captured", square_list(m.captured));
+  j.set("id", json_str(to_hub_move(p, m)));  // the game's numbers, as `move` reads them
+  j.set("from", square_json(m.from, v));
+  j.set("to", square_json(m.to, v));
+  j.set("captured", square_list(m.captured, v));
   Json routes = Json::array();
   for (const std::vector<Square>& r : capture_routes(p, m)) {
     Json route = Json::array();
-    for (const Square s : r) route.push(json_str(square_name(s)));
+    for (const Square s : r) route.push(square_json(s, v));
     routes.push(std::move(route));
   }
-  if (!m.is_capture()) routes.push(Json::array({json_str(square_name(m.to))}));
+  if (!m.is_capture()) routes.push(Json::array({square_json(m.to, v)}));
   j.set("routes", std::move(routes));
   return j;
 }
@@ -51,7 +62,7 @@ Json pieces_json(const Position& p) {
     for (Bitboard b = p.pieces(c); b; b &= b - 1) {
       const Square s = lowest_square(b);
       Json piece = Json::object();
-      piece.set("square", json_str(square_name(s)));
+      piece.set("square", square_json(s, p.variant()));
       piece.set("color", json_str(color_name(c)));
       piece.set("king", json_bool((p.kings() & bb(s)) != 0));
       a.push(std::move(piece));
@@ -90,7 +101,10 @@ Json state_json(const std::string& id, const Session& s) {
   j.set("level", json_str(s.level));
   j.set("human", json_str(color_name(s.human)));
   j.set("movetime", json_num(s.movetime));
-  j.set("variant", json_str(std::string(to_string(s.line.start().variant()))));
+  const Variant variant = s.line.start().variant();
+  j.set("variant", json_str(std::string(to_string(variant))));
+  j.set("title", json_str(std::string(rules::of(variant).title)));
+  j.set("mirrored_board", json_bool(rules::of(variant).mirrored_board));
   j.set("rules", json_str(std::string(to_string(s.line.draw_rules()))));
   j.set("fen", json_str(to_fen(p)));
   j.set("fen_algebraic", json_str(to_fen(p, FenStyle::Algebraic)));
@@ -107,7 +121,7 @@ Json state_json(const std::string& id, const Session& s) {
   }
   j.set("legal", std::move(moves));
   j.set("must_capture", json_bool(capturers != 0));
-  j.set("capturers", square_list(capturers));
+  j.set("capturers", square_list(capturers, variant));
   Json list = Json::array();
   const std::vector<Position>& positions = s.line.positions();
   for (std::size_t i = 0; i < s.line.moves().size(); ++i) {
@@ -119,12 +133,7 @@ Json state_json(const std::string& id, const Session& s) {
   j.set("moves", std::move(list));
   j.set("cursor", json_num(static_cast<double>(s.cursor)));
   if (s.cursor > 0) {
-    const Move& last = s.line.moves()[s.cursor - 1];
-    Json lm = Json::object();
-    lm.set("from", json_str(square_name(last.from)));
-    lm.set("to", json_str(square_name(last.to)));
-    lm.set("captured", square_list(last.captured));
-    j.set("last_move", std::move(lm));
+    j.set("last_move", last_move_json(s.line.moves()[s.cursor - 1], variant));
   } else {
     j.set("last_move", Json());
   }

@@ -13,6 +13,12 @@
 namespace damas::web {
 
 std::string color_name(Color c);
+// Squares by their names on game v's board (core/game_squares.h: the mirrored board of Spanish and
+// Portuguese has its own), never the internal board's.
+Json square_json(Square s, Variant v);
+Json square_list(Bitboard b, Variant v);
+// {from, to, captured} of a move played in game v.
+Json last_move_json(const Move& m, Variant v);
 Json move_json(const Position& p, const Move& m);
 Json pieces_json(const Position& p);
 Json result_json(const Game& g);

@@ -158,6 +158,51 @@ await test("variant russian: the search plays the Russian capture, Brazilian aga
   expect(b.seen.some((l) => /^done move=11x2x7/.test(l)), "not the Brazilian capture: " + b.seen.join(" | "));
 });
 
+// The board's JSON API in the worker (issue 49): every game the engine offers plays against the
+// computer, and the mirrored board of Spanish and Portuguese is named as its players name it.
+async function apiCall(op, body) {
+  return page.evaluate(({ op, body }) => new Promise((resolve) => {
+    const worker = window.damasHub.worker;
+    const id = 1000000 + Math.floor(Math.random() * 1000000);
+    const listener = (event) => {
+      const d = event.data;
+      if (!d || d.type !== "api" || d.id !== id) return;
+      worker.removeEventListener("message", listener);
+      resolve({ status: d.status, json: JSON.parse(d.json) });
+    };
+    worker.addEventListener("message", listener);
+    worker.postMessage({ type: "api", id, op, body: JSON.stringify(body) });
+  }), { op, body });
+}
+await test("the worker's board API plays a few moves of every game against the computer", async () => {
+  const offered = await apiCall("games", {});
+  expect(offered.status === 200, "games: " + JSON.stringify(offered.json));
+  const names = offered.json.games.map((g) => g.name);
+  expect(names.join() === "brazilian,russian,spanish,portuguese,pool,czech", "games: " + names.join());
+  for (const game of offered.json.games) {
+    let r = await apiCall("new", { variant: game.name, mode: "computer", level: "beginner", movetime: 0.02 });
+    expect(r.status === 200 && r.json.variant === game.name, game.name + ": " + JSON.stringify(r.json).slice(0, 200));
+    expect(r.json.mirrored_board === game.mirrored_board, game.name + ": board");
+    const at = (sq) => r.json.pieces.find((p) => p.square === sq);
+    if (game.mirrored_board) {
+      expect(at("h1") && at("h1").color === "white" && !at("a1"), game.name + ": not the mirrored start");
+      expect(r.json.legal.some((m) => m.text === "h3-g4" && m.id === "9-13"), game.name + ": no h3-g4 (9-13)");
+    } else {
+      expect(at("a1") && at("a1").color === "white" && !at("h1"), game.name + ": not the FMJD start");
+    }
+    const session = r.json.session;
+    for (let turn = 0; turn < 3 && !r.json.result.over; turn++) {
+      r = await apiCall("move", { session, move: r.json.legal[0].id });
+      expect(r.status === 200, game.name + " move: " + JSON.stringify(r.json));
+      if (r.json.result.over) break;
+      r = await apiCall("engine-move", { session });
+      expect(r.status === 200, game.name + " engine-move: " + JSON.stringify(r.json));
+    }
+    expect(r.json.moves.length >= 6 || r.json.result.over, game.name + ": " + r.json.moves.length + " plies");
+    await apiCall("close", { session });
+  }
+});
+
 await test("no errors in the page's console and no failed request", async () => {
   expect(consoleErrors.length === 0, consoleErrors.join(" | "));
 });

@@ -695,6 +695,132 @@ await test("the Filipino board: mirrored, a light near-left corner, its own squa
   expect(await page.$eval("#board .sq:nth-child(57)", (e) => e.dataset.square) === "a1", "Brazilian again");
 });
 
+// ---- Every game (issue 49): the selector offers what the engine plays; each plays on the board ----
+const GAMES = ["brazilian", "russian", "spanish", "portuguese", "pool", "czech"];
+const MIRRORED = ["spanish", "portuguese"];
+const cellOf = (n) => page.$eval(`#board .sq:nth-child(${n})`, (e) => e.dataset.square || "light");
+const coordOf = (n) => page.$eval(`#board .sq:nth-child(${n})`, (e) => (e.querySelector(".coord") || {}).textContent || "");
+// A few moves of game `name` against the computer, entered on the board: the computer answers each.
+async function playFewMoves(name, at = base) {
+  await open(`mode=computer&level=beginner&movetime=0.02&variant=${name}`, at);
+  let s = await state();
+  expect(s.variant === name && (await page.inputValue("#variant")) === name, "not " + name + ": " + s.variant);
+  expect((await page.textContent("#subtitle")).startsWith(s.title), "header: " + (await page.textContent("#subtitle")));
+  for (let turn = 0; turn < 3 && !s.result.over; turn++) {
+    expect(s.turn === "human", name + ": not my turn: " + s.turn);
+    const move = s.legal[s.legal.length - 1];
+    const count = s.moves.length;
+    await enter(move);
+    s = await state();
+    expect(s.moves.length >= count + 2 || s.result.over, name + ": the move or the answer is missing");
+    expect(s.moves[count].text === move.text, name + ": played " + s.moves[count].text + ", not " + move.text);
+  }
+  return s;
+}
+
+await test("the game selector offers the engine's six games by their titles", async () => {
+  await open("mode=two-players");
+  const offered = await page.$$eval("#variant option", (os) => os.map((o) => o.value + "=" + o.textContent));
+  expect(offered.join() === "brazilian=Brazilian draughts,russian=Russian draughts,spanish=Spanish dama," +
+         "portuguese=Portuguese damas,pool=Pool checkers,czech=Czech draughts", "offered: " + offered.join());
+  const laws = await page.$$eval("#rules option", (os) => os.map((o) => o.value));
+  expect(laws.join() === "seed,fmjd64", "laws: " + laws.join());
+  await page.selectOption("#variant", "portuguese");
+  await page.waitForFunction(() => window.damasBoard.state.variant === "portuguese", null, { timeout: 20000 });
+  await idle();
+  expect(await page.$('[data-square="h1"] .piece.white') !== null, "no white man on h1 after choosing Portuguese");
+  await page.selectOption("#rules", "fmjd64");
+  await page.waitForFunction(() => window.damasBoard.state.rules === "fmjd64", null, { timeout: 20000 });
+  expect((await state()).variant === "portuguese", "the laws changed the game");
+  expect((await page.textContent("#game-laws")) === "Laws: lidraughts (FMJD-64)", "laws: " + (await page.textContent("#game-laws")));
+});
+
+for (const name of GAMES) {
+  await test(`${name} on the board: ?variant=${name} plays a few moves against the computer`, async () => {
+    await playFewMoves(name);
+    const mirrored = MIRRORED.includes(name);
+    expect((await cellOf(57)) === (mirrored ? "light" : "a1"), "bottom left: " + (await cellOf(57)));
+    await page.screenshot({ path: join(artefacts, `board-${name}.png`) });
+  });
+}
+
+for (const name of MIRRORED) {
+  await test(`the ${name} board is mirrored: a light near-left corner, h1 played, its coordinates; flipped too`, async () => {
+    await open(`mode=two-players&variant=${name}`);
+    expect(await page.$$eval(".sq.dark", (e) => e.length) === 32, "not 32 dark squares");
+    expect((await cellOf(57)) === "light", "the near-left corner is " + (await cellOf(57)));
+    expect((await cellOf(64)) === "h1", "the near-right corner is " + (await cellOf(64)));
+    expect(await page.$('[data-square="a1"]') === null, "a1 is a playing square");
+    for (const sq of ["b1", "d1", "f1", "h1"])
+      expect(await page.$(`[data-square="${sq}"] .piece.white`) !== null, "no white man on " + sq);
+    expect(await page.$('[data-square="a8"] .piece.black') !== null, "no black man on a8");
+    expect(await page.$('[data-square="h8"]') === null, "h8 is a playing square");
+    expect((await coordOf(57)) === "a1" && (await coordOf(64)) === "h" && (await coordOf(1)) === "8",
+           "coordinates: " + (await coordOf(57)) + " " + (await coordOf(64)) + " " + (await coordOf(1)));
+    expect(await page.$eval("#board-style", (e) => e.disabled), "the board style is offered on the game's own board");
+    expect(await page.$$eval('.sq.dark[tabindex="0"]', (e) => e.length) === 1, "no keyboard square");
+    // Entered by the game's names: h3 to g4, the move list says so.
+    await click("h3");
+    expect((await marked(".sq.target")) === "g4", "targets of h3: " + (await marked(".sq.target")));
+    await click("g4");
+    await idle();
+    expect((await movesText()).join() === "h3-g4", "moves: " + (await movesText()).join());
+    // Black's view: h8 (light) at the bottom left, a8 at the bottom right, coordinates from there.
+    await page.click("#flip");
+    expect((await cellOf(57)) === "light" && (await cellOf(64)) === "a8", "flipped: " + (await cellOf(57)) + " " + (await cellOf(64)));
+    expect((await coordOf(57)) === "h8" && (await coordOf(64)) === "a", "flipped coordinates: " + (await coordOf(57)));
+    expect(await page.$('[data-square="a8"] .piece.black') !== null, "no black man on a8 when flipped");
+    const reply = (await state()).legal.find((m) => m.text === "a6-b5") || (await state()).legal[0];
+    await enter(reply);
+    expect((await movesText()).length === 2, "Black's move on the flipped board: " + (await movesText()).join());
+    await page.click("#flip");
+    await page.screenshot({ path: join(artefacts, `board-${name}-mirrored.png`) });
+  });
+}
+
+await test("the set-up editor on the Spanish board: its squares, its FEN, the game's numbers", async () => {
+  await open("mode=two-players&variant=spanish");
+  await page.click("#setup-toggle");
+  await page.click("#setup-clear");
+  await page.click('.pal[data-piece="w"]');
+  await click("f1");
+  await page.click('.pal[data-piece="b"]');
+  await click("g2");
+  await page.selectOption("#setup-side", "W");
+  expect((await page.inputValue("#fen")) === "W:Wf1:Bg2", "editor FEN: " + (await page.inputValue("#fen")));
+  await page.click("#setup-done");
+  await idle();
+  let s = await state();
+  expect(s.variant === "spanish", "the editor's game is " + s.variant);
+  expect(s.fen === "W:W2:B5", "game FEN (f1 is 2, g2 is 5): " + s.fen);
+  expect(s.must_capture && s.legal.length === 1 && s.legal[0].text === "f1:h3", "legal: " + s.legal.map((m) => m.text));
+  await enter(s.legal[0]);
+  s = await state();
+  expect(s.pieces.length === 1 && s.pieces[0].square === "h3", "after the capture: " + JSON.stringify(s.pieces));
+  // The editor's start position is the game's: White on h1, not a1.
+  await page.click("#setup-toggle");
+  await page.click("#setup-start");
+  await page.waitForFunction(() => document.querySelectorAll(".sq .piece").length === 24, null, { timeout: 20000 });
+  expect(await page.$('[data-square="h1"] .piece.white') !== null, "start position without h1");
+  await page.click("#setup-cancel");
+});
+
+await test("the Filipino style leaves a mirrored game on its own board and comes back for Brazilian", async () => {
+  await open("mode=two-players");
+  await page.selectOption("#board-style", "filipino");
+  expect((await cellOf(57)) === "light", "Filipino: bottom left " + (await cellOf(57)));
+  await page.selectOption("#variant", "spanish");
+  await page.waitForFunction(() => window.damasBoard.state.variant === "spanish", null, { timeout: 20000 });
+  await idle();
+  expect((await cellOf(64)) === "h1" && (await coordOf(64)) === "h", "Spanish under the Filipino style: " + (await cellOf(64)));
+  await page.selectOption("#variant", "brazilian");
+  await page.waitForFunction(() => window.damasBoard.state.variant === "brazilian", null, { timeout: 20000 });
+  await idle();
+  expect((await cellOf(64)) === "a1", "Brazilian under the Filipino style: bottom right " + (await cellOf(64)));
+  await page.selectOption("#board-style", "brazilian");
+  expect((await cellOf(57)) === "a1", "Brazilian again: " + (await cellOf(57)));
+});
+
 // The same page from a static folder, against the engine in this browser (no server).
 async function playToEnd(at, level) {
   await open(`mode=computer&level=${level}&movetime=0.05`, at);
@@ -740,6 +866,15 @@ if (webDir) {
     expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
     await playRussianToEnd(at);
   });
+  for (const name of GAMES) {
+    await test(`the in-browser engine plays ${name} on the board`, async () => {
+      await playFewMoves(name, at);
+      expect(await page.evaluate(() => window.damasBoard.transport) === "browser", "not the browser engine");
+      if (MIRRORED.includes(name)) {
+        expect((await cellOf(57)) === "light" && (await cellOf(64)) === "h1", "not the mirrored board");
+      }
+    });
+  }
   await test("the in-browser engine gives hints and analysis lines", async () => {
     await open("mode=two-players", at);
     await page.click("#hint");

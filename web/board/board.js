@@ -2,9 +2,10 @@
 // It knows no rules: legal moves, their landing squares, results and notation come from the API
 // (POST /api/<op> on `damas serve`, or the same API in the WebAssembly worker).
 // URL options: ?movetime=S (seconds per computer move), ?engine=browser|server, ?board=brazilian|filipino,
-// ?variant=brazilian|russian (the game: its rules are the engine's, as everything else).
+// ?variant=NAME (the game, one the engine offers: brazilian, russian, spanish, portuguese, pool, czech;
+// its rules and its board are the engine's, as everything else).
 // This module holds the page's state (one object, handed to every module) and wires the controls.
-import { browserCanRun, enginesHere, serverTransport, showMessage } from "./transport.js";
+import { api, browserCanRun, enginesHere, serverTransport, showMessage } from "./transport.js";
 import { buildBoard, render } from "./draw.js";
 import { onKey, onSquare } from "./input.js";
 import * as game from "./game.js";
@@ -22,7 +23,8 @@ function createApp() {
     browserAvailable: false,       // decided at start (engines.json, worker-api.js)
     game: null,                    // the API's state of the session (protocol/web-api.md)
     busy: 0,                       // requests in flight
-    view: { flipped: false, style: "brazilian", focus: "a1" },
+    view: { flipped: false, style: "brazilian", mirroredGame: false, focus: "a1" },
+    drawBoard: null,               // builds the board's cells again (its board or view changed)
     pick: null,                    // {from, landings}: the piece picked and the landing squares entered
     hint: null,                    // a legal move shown as the hint
     setup: null,                   // {board: {square: "w"|"b"|"W"|"B"}, piece} while editing
@@ -136,6 +138,8 @@ async function main() {
   const here = await enginesHere();
   app.browserAvailable = here.browser === true && browserCanRun();
   settings.chooseEngine(app, here, params);
+  app.drawBoard = drawBoard;
+  settings.offerGames(await api(app, "games", {}));
   if (params.get("mode")) $("mode").value = params.get("mode");
   if (params.get("level")) $("level").value = params.get("level");
   const variantProblem = settings.chooseVariant(params);

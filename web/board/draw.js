@@ -12,12 +12,19 @@ export function buildBoard(app, onSquare, onKey) {
   for (let y = SIZE - 1; y >= 0; y--) {
     for (let x = 0; x < SIZE; x++) board.appendChild(buildCell(app.view, x, y, onSquare, onKey));
   }
+  // The keyboard's square: a playing square of this board (a1 is none on the mirrored one).
+  if (!board.querySelector('.sq.dark[tabindex="0"]')) {
+    const first = [...board.children].slice(-SIZE).find((c) => c.dataset.square);  // the bottom row's first
+    first.tabIndex = 0;
+    app.view.focus = first.dataset.square;
+  }
   $("eval-bar").classList.toggle("flipped", app.view.flipped);
+  board.dataset.mirrored = app.view.mirroredGame ? "1" : "0";
 }
 
 function buildCell(view, x, y, onSquare, onKey) {
   const [col, row] = fromDisplay(view, x, y);
-  const dark = isDark(col, row);
+  const dark = isDark(view, col, row);
   const cell = document.createElement(dark ? "button" : "div");
   cell.className = "sq " + (dark ? "dark" : "light");
   if (dark) {

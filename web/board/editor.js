@@ -56,7 +56,8 @@ export async function endSetup(app, play) {
 
 // The start position, as the API sets it up for a new game (a session opened and closed).
 export async function startPosition(app) {
-  const s = await api(app, "new", { mode: "two-players" });
+  const variant = app.game ? app.game.variant : $("variant").value;
+  const s = await api(app, "new", variant ? { mode: "two-players", variant } : { mode: "two-players" });
   if (!s || !app.setup) return;
   app.transport.call("close", { session: s.session }).catch(() => {});
   app.setup.board = pieceMap({ game: s });

@@ -4,14 +4,14 @@
 import { api } from "./transport.js";
 import { render } from "./draw.js";
 import { shown } from "./layout.js";
+import { rulesTitle } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
-const RULES_NAMES = { seed: "seed (80 plies)", fmjd64: "lidraughts (FMJD-64)" };
 
 // The game the session plays, as the API names it, in the header and the window's title.
-function showVariant(variant) {
+function showVariant(variant, title) {
   const option = $("variant").querySelector(`option[value="${variant}"]`);
-  const name = option ? option.textContent : variant;
+  const name = title || (option ? option.textContent : variant);
   $("variant").value = variant;
   $("subtitle").textContent = name + ": play and analyse";
   document.title = "damas: " + name + " board";
@@ -31,6 +31,16 @@ export function redraw(app) {
   redrawPanels(app);
 }
 
+// The board of the game (the mirrored one of Spanish and Portuguese, or the FMJD one), drawn again
+// when the game changes board. The Filipino style is for a game of the FMJD board only.
+function followBoard(app, mirroredGame) {
+  $("board-style").disabled = mirroredGame;
+  $("board-style").title = mirroredGame ? "this game has its own board: a light square at each player's near left" : "";
+  if (app.view.mirroredGame === mirroredGame) return;
+  app.view.mirroredGame = mirroredGame;
+  app.drawBoard();
+}
+
 // Shows the API's state of the session: the board, the controls' values, the panels.
 export function update(app, s) {
   if (!s) return;
@@ -40,13 +50,14 @@ export function update(app, s) {
   app.line = null;
   $("hint-text").textContent = "";
   $("fen").value = s.fen;
-  showVariant(s.variant);
+  showVariant(s.variant, s.title);
   $("mode").value = s.mode;
   $("level").value = s.level;
   $("rules").value = s.rules;
-  $("game-laws").textContent = "Laws: " + RULES_NAMES[s.rules];
+  $("game-laws").textContent = "Laws: " + rulesTitle(s.rules);
   $("human").value = s.human;
   $("computer-move").hidden = s.mode !== "computer";
+  followBoard(app, s.mirrored_board === true);
   redraw(app);
 }
 
@@ -55,6 +66,7 @@ export function update(app, s) {
 function settings() {
   const s = { variant: $("variant").value, mode: $("mode").value, level: $("level").value, human: $("human").value,
               rules: $("rules").value };
+  for (const key of ["variant", "rules"]) if (!s[key]) delete s[key];  // none offered: the API's default
   const mt = Number(new URLSearchParams(location.search).get("movetime"));
   if (mt > 0) s.movetime = mt;
   return s;

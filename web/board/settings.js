@@ -25,6 +25,30 @@ export function setBoardStyle(app, style) {
   showStyle(app.view.style);
 }
 
+// The draw laws as the selector and the header name them; a law set the page does not know by its
+// API name.
+const RULES_TITLES = { seed: "seed (80 plies)", fmjd64: "lidraughts (FMJD-64)" };
+export function rulesTitle(name) { return RULES_TITLES[name] || name; }
+
+function fill(select, items) {
+  select.textContent = "";
+  for (const { value, text } of items) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = text;
+    select.appendChild(option);
+  }
+}
+
+// The game and law selectors from what the engine offers (the API's `games`: every game with its
+// title, the draw laws, the default game), so no list of games lives in the page.
+export function offerGames(offered) {
+  if (!offered) return;
+  fill($("variant"), offered.games.map((g) => ({ value: g.name, text: g.title })));
+  fill($("rules"), offered.rules.map((r) => ({ value: r, text: rulesTitle(r) })));
+  if (offered.games.some((g) => g.name === offered.default)) $("variant").value = offered.default;
+}
+
 // The game ?variant= asks for, chosen in the game selector (the API's variant names); what is
 // wrong with it, or null (an unknown one leaves the selector as it is).
 export function chooseVariant(params) {
