@@ -1002,7 +1002,92 @@ TEST_CASE("Match command line: an option.variant of another game than -variant i
             .has_value());
 }
 
-// ---- Balanced openings of a game (issue 49) ------------------------------------------------
+// ---- The games of the rules table: default openings (issue 49) --------------------------------
+
+namespace {
+
+constexpr Variant kNewGames[] = {Variant::Spanish, Variant::Portuguese, Variant::Pool, Variant::Czech};
+
+Expected<std::vector<Opening>> default_openings(Variant v) {
+  return load_openings(cli::data_file(default_openings_file(v)), OpeningFormat::Auto, v);
+}
+
+}  // namespace
+
+TEST_CASE("Openings: each game's default file loads as positions of that game", "[match]") {
+  CHECK(default_openings_file(Variant::Brazilian) == "openings.txt");
+  CHECK(default_openings_file(Variant::Russian) == "fmjd64-150-ballots.txt");
+  CHECK(default_openings_file(Variant::Spanish) == "openings-spanish.txt");
+  CHECK(default_openings_file(Variant::Czech) == "openings-czech.txt");
+  for (const Variant v : kVariants) {
+    INFO(to_string(v));
+    const Expected<std::vector<Opening>> openings = default_openings(v);
+    REQUIRE(openings.has_value());
+    CHECK(openings->size() >= 50);
+    std::set<Key> seen;
+    for (const Opening& o : *openings) {
+      CHECK(o.start.variant() == v);
+      const Position p = o.position();
+      CHECK(p.variant() == v);
+      CHECK(has_legal_move(p));
+      if (v != Variant::Brazilian && v != Variant::Russian) {
+        CHECK(seen.insert(p.key()).second);    // one line per position
+        CHECK(o.start == Position::start(v));  // lines of moves from the game's start
+        CHECK(o.moves.size() == 4);
+      }
+    }
+  }
+}
+
+TEST_CASE("Match command line: without -openings a match plays its game's default openings", "[match][cli]") {
+  for (const Variant v : kVariants) {
+    INFO(to_string(v));
+    const Expected<HubMatchSpec> s = spec_from(
+        {"-engine", "cmd=a", "-engine", "cmd=b", "-each", "depth=1", "-variant", std::string(to_string(v))});
+    REQUIRE(s.has_value());
+    const Expected<std::vector<Opening>> expected = default_openings(v);
+    REQUIRE(expected.has_value());
+    REQUIRE(s->openings.size() == expected->size());
+    CHECK(s->openings.front().position() == expected->front().position());
+    CHECK(s->openings.back().position() == expected->back().position());
+  }
+  // -openings given: that file only.
+  const Expected<HubMatchSpec> given =
+      spec_from({"-engine", "cmd=a", "-engine", "cmd=b", "-each", "depth=1", "-openings",
+                 "file=" + std::string(DAMAS_SOURCE_DIR) + "/bench/openings-wide.txt"});
+  REQUIRE(given.has_value());
+  CHECK(given->openings.size() == 200);
+}
+
+TEST_CASE("Match: damas against damas plays Spanish, Portuguese, Pool and Czech, each told to both engines",
+          "[match]") {
+  for (const Variant v : kNewGames) {
+    const std::string name(to_string(v));
+    INFO(name);
+    HubMatchSpec spec = damas_match(v, name + ".log");
+    const Expected<std::vector<Opening>> openings = default_openings(v);
+    REQUIRE(openings.has_value());
+    spec.openings = {(*openings)[0], (*openings)[1]};
+    const Expected<HubMatchResult> r = run_hub_match(spec);
+    REQUIRE(r.has_value());
+    REQUIRE(r->games.size() == 4);
+    CHECK(total_failures(*r, 0) == 0);  // no illegal move, time loss or error by the game's rules
+    CHECK(total_failures(*r, 1) == 0);
+    for (const HubGame& g : r->games) {
+      INFO(g.pdn);
+      CHECK(g.result != GameResult::Ongoing);
+      const std::vector<PdnGameOrError> read = read_pdn(g.pdn);  // replayed by its GameType's rules
+      REQUIRE(read.size() == 1);
+      REQUIRE(read[0].has_value());
+      CHECK(read[0]->start.variant() == v);
+      CHECK(static_cast<int>(read[0]->moves.size()) == g.plies);
+    }
+    const Expected<std::string> log = read_text_file(spec.log_path, "log");
+    REQUIRE(log.has_value());
+    CHECK(log->find("[damas-a] > set-param name=variant value=" + name) != std::string::npos);
+    CHECK(log->find("[damas-b] > set-param name=variant value=" + name) != std::string::npos);
+  }
+}
 
 TEST_CASE("Balanced openings: every line of a few plies, one per position, shuffled by the seed", "[match]") {
   const Position start = Position::start();
