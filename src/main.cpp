@@ -45,6 +45,8 @@ constexpr Subcommand kSubcommands[] = {
      damas::cli::book_main},
     {"unbalanced", "unbalanced start positions for matches (level material, one side better) from datagen",
      damas::cli::unbalanced_main},
+    {"openings", "balanced openings of a game for matches: short lines from the start, searched, near equal",
+     damas::cli::openings_main},
 };
 
 void print_help() {

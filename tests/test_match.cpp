@@ -10,14 +10,17 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "damas/cli/match_args.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
+#include "damas/core/perft.h"
 #include "damas/core/text_lines.h"
 #include "damas/eval/learned.h"
+#include "damas/match/balanced_openings.h"
 #include "damas/match/hub_match.h"
 #include "strict_pdn.h"
 
@@ -997,4 +1000,153 @@ TEST_CASE("Match command line: an option.variant of another game than -variant i
   CHECK(spec_from({"-engine", "cmd=a", "option.variant=russian", "-engine", "cmd=b", "-each", "depth=1",
                    "-variant", "russian"})
             .has_value());
+}
+
+// ---- The games of the rules table: default openings (issue 49) --------------------------------
+
+namespace {
+
+constexpr Variant kNewGames[] = {Variant::Spanish, Variant::Portuguese, Variant::Pool, Variant::Czech};
+
+Expected<std::vector<Opening>> default_openings(Variant v) {
+  return load_openings(cli::data_file(default_openings_file(v)), OpeningFormat::Auto, v);
+}
+
+}  // namespace
+
+TEST_CASE("Openings: each game's default file loads as positions of that game", "[match]") {
+  CHECK(default_openings_file(Variant::Brazilian) == "openings.txt");
+  CHECK(default_openings_file(Variant::Russian) == "fmjd64-150-ballots.txt");
+  CHECK(default_openings_file(Variant::Spanish) == "openings-spanish.txt");
+  CHECK(default_openings_file(Variant::Czech) == "openings-czech.txt");
+  for (const Variant v : kVariants) {
+    INFO(to_string(v));
+    const Expected<std::vector<Opening>> openings = default_openings(v);
+    REQUIRE(openings.has_value());
+    CHECK(openings->size() >= 50);
+    std::set<Key> seen;
+    for (const Opening& o : *openings) {
+      CHECK(o.start.variant() == v);
+      const Position p = o.position();
+      CHECK(p.variant() == v);
+      CHECK(has_legal_move(p));
+      if (v != Variant::Brazilian && v != Variant::Russian) {
+        CHECK(seen.insert(p.key()).second);    // one line per position
+        CHECK(o.start == Position::start(v));  // lines of moves from the game's start
+        CHECK(o.moves.size() == 4);
+      }
+    }
+  }
+}
+
+TEST_CASE("Match command line: without -openings a match plays its game's default openings", "[match][cli]") {
+  for (const Variant v : kVariants) {
+    INFO(to_string(v));
+    const Expected<HubMatchSpec> s = spec_from(
+        {"-engine", "cmd=a", "-engine", "cmd=b", "-each", "depth=1", "-variant", std::string(to_string(v))});
+    REQUIRE(s.has_value());
+    const Expected<std::vector<Opening>> expected = default_openings(v);
+    REQUIRE(expected.has_value());
+    REQUIRE(s->openings.size() == expected->size());
+    CHECK(s->openings.front().position() == expected->front().position());
+    CHECK(s->openings.back().position() == expected->back().position());
+  }
+  // -openings given: that file only.
+  const Expected<HubMatchSpec> given =
+      spec_from({"-engine", "cmd=a", "-engine", "cmd=b", "-each", "depth=1", "-openings",
+                 "file=" + std::string(DAMAS_SOURCE_DIR) + "/bench/openings-wide.txt"});
+  REQUIRE(given.has_value());
+  CHECK(given->openings.size() == 200);
+}
+
+TEST_CASE("Match: damas against damas plays Spanish, Portuguese, Pool and Czech, each told to both engines",
+          "[match]") {
+  for (const Variant v : kNewGames) {
+    const std::string name(to_string(v));
+    INFO(name);
+    HubMatchSpec spec = damas_match(v, name + ".log");
+    const Expected<std::vector<Opening>> openings = default_openings(v);
+    REQUIRE(openings.has_value());
+    spec.openings = {(*openings)[0], (*openings)[1]};
+    const Expected<HubMatchResult> r = run_hub_match(spec);
+    REQUIRE(r.has_value());
+    REQUIRE(r->games.size() == 4);
+    CHECK(total_failures(*r, 0) == 0);  // no illegal move, time loss or error by the game's rules
+    CHECK(total_failures(*r, 1) == 0);
+    for (const HubGame& g : r->games) {
+      INFO(g.pdn);
+      CHECK(g.result != GameResult::Ongoing);
+      const std::vector<PdnGameOrError> read = read_pdn(g.pdn);  // replayed by its GameType's rules
+      REQUIRE(read.size() == 1);
+      REQUIRE(read[0].has_value());
+      CHECK(read[0]->start.variant() == v);
+      CHECK(static_cast<int>(read[0]->moves.size()) == g.plies);
+    }
+    const Expected<std::string> log = read_text_file(spec.log_path, "log");
+    REQUIRE(log.has_value());
+    CHECK(log->find("[damas-a] > set-param name=variant value=" + name) != std::string::npos);
+    CHECK(log->find("[damas-b] > set-param name=variant value=" + name) != std::string::npos);
+  }
+}
+
+TEST_CASE("Balanced openings: every line of a few plies, one per position, shuffled by the seed", "[match]") {
+  const Position start = Position::start();
+  const std::vector<OpeningLine> two = opening_lines(start, 2, 1);
+  CHECK(two.size() == 49);  // 7 first moves, 7 answers each, no transposition yet
+  const std::vector<OpeningLine> four = opening_lines(start, 4, 1);
+  const std::vector<OpeningLine> again = opening_lines(start, 4, 1);
+  const std::vector<OpeningLine> other = opening_lines(start, 4, 2);
+  REQUIRE(four.size() == again.size());
+  REQUIRE(four.size() == other.size());
+  std::set<Key> seen;
+  std::set<Key> seen_other;
+  bool same_order = true;
+  for (std::size_t i = 0; i < four.size(); ++i) {
+    CHECK(four[i].moves.size() == 4);
+    CHECK(four[i].moves == again[i].moves);  // the same seed, the same order
+    same_order = same_order && four[i].moves == other[i].moves;
+    Position p = start;
+    for (const Move& m : four[i].moves) p = p.after(m);
+    CHECK(p == four[i].position);
+    CHECK(seen.insert(p.key()).second);  // each position once
+    seen_other.insert(other[i].position.key());
+  }
+  CHECK_FALSE(same_order);
+  CHECK(seen == seen_other);             // another seed: the same positions in another order
+  CHECK(four.size() < perft(start, 4));  // fewer than the lines: transpositions are one position
+}
+
+TEST_CASE("Balanced openings: kept within the margin, in order, up to the count", "[match]") {
+  const Position start = Position::start(Variant::Spanish);
+  const std::vector<OpeningLine> lines = opening_lines(start, 3, 7);
+  REQUIRE(lines.size() > 10);
+  // A scorer that finds every third line lost for the side to move (Black after three plies).
+  std::size_t calls = 0;
+  const PositionScorer score = [&](const Position& p) {
+    CHECK(p.side_to_move() == Color::Black);
+    return Score(calls++ % 3 == 2 ? -50 : 5);
+  };
+  std::size_t tried = 0;
+  const std::vector<BalancedOpening> kept = select_balanced(lines, score, 10, 6, &tried);
+  REQUIRE(kept.size() == 6);
+  CHECK(tried == 8);  // the 3rd and 6th were out of the margin
+  CHECK(kept[0].line.moves == lines[0].moves);
+  CHECK(kept[2].line.moves == lines[3].moves);
+  CHECK(kept[0].white == -5);  // White's view
+  CHECK(balanced(-10, 10));
+  CHECK_FALSE(balanced(11, 10));
+  // The file's lines read back as the same positions of the game, in its own numbering.
+  std::string text;
+  for (const BalancedOpening& o : kept) text += balanced_opening_text(start, o) + "\n";
+  CHECK_THAT(text, Catch::Contains("# white -0.05"));
+  const Expected<std::vector<Opening>> read =
+      parse_openings(text, "o", OpeningFormat::Auto, Variant::Spanish);
+  INFO(text);
+  REQUIRE(read.has_value());
+  REQUIRE(read->size() == kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) CHECK((*read)[i].position() == kept[i].line.position);
+  // Every line kept when the count is 0.
+  CHECK(select_balanced(
+            lines, [](const Position&) { return Score(0); }, 0, 0)
+            .size() == lines.size());
 }

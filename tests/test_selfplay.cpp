@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/pdn.h"
 #include "damas/engine/options.h"
@@ -319,4 +320,43 @@ TEST_CASE("an in-process engine plays the referee's game, and an option list of 
   CHECK(engine.options().variant() == Variant::Russian);
   REQUIRE(configure_in_process_engine(engine, *russian, DrawRules::Fmjd64, Variant::Russian).has_value());
   CHECK(engine.options().get(option::kLevel) == "hard");
+}
+
+TEST_CASE("selfplay: Spanish, Portuguese, Pool and Czech from their default openings, legal moves to the end",
+          "[selfplay]") {
+  for (const Variant v : {Variant::Spanish, Variant::Portuguese, Variant::Pool, Variant::Czech}) {
+    INFO(to_string(v));
+    const Expected<std::vector<Opening>> openings = load_openings(
+        std::string(DAMAS_SOURCE_DIR) + "/bench/" + default_openings_file(v), OpeningFormat::Auto, v);
+    REQUIRE(openings.has_value());
+    MatchConfig config;
+    config.variant = v;
+    config.openings = {(*openings)[0]};
+    config.options_a = {{"hash", "1"}};
+    config.options_b = {{"hash", "1"}, {"eval", "classic"}};
+    config.limits.depth = 2;
+    const Expected<MatchResult> r = run_match(config);
+    REQUIRE(r.has_value());
+    REQUIRE(r->games.size() == 2);
+    for (const GameRecord& g : r->games) {
+      INFO(g.pdn);
+      CHECK(g.result != GameResult::Ongoing);
+      CHECK(g.reason != GameEndReason::None);
+      CHECK(g.reason != GameEndReason::Adjudication);  // played to its end by the game's laws
+      // Every move the engines played is legal in the game, replayed from the opening.
+      Position p = (*openings)[0].position();
+      REQUIRE(static_cast<int>(g.played.size()) == g.plies - 4);
+      for (const PlayedMove& played : g.played) {
+        MoveList legal;
+        generate_legal_moves(p, legal);
+        CHECK(legal.contains(played.move));
+        p = p.after(played.move);
+      }
+      const std::vector<PdnGameOrError> read = read_pdn(g.pdn);  // by its GameType's rules
+      REQUIRE(read.size() == 1);
+      REQUIRE(read[0].has_value());
+      CHECK(read[0]->start.variant() == v);
+      CHECK(static_cast<int>(read[0]->moves.size()) == g.plies);
+    }
+  }
 }

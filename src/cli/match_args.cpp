@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "damas/cli/cli.h"
 #include "damas/core/text_lines.h"
 #include "damas/engine/options.h"
 
@@ -302,10 +303,21 @@ Expected<HubMatchSpec> match_spec_from_groups(const std::vector<OptionGroup>& gr
   for (const OptionGroup& g : groups)
     if (g.name == "variant")
       if (Status s = read_variant(spec, g); !s) return Error{s.error()};
+  bool openings_given = false;
   for (const OptionGroup& g : groups) {
     if (g.name == "each") each.insert(each.end(), g.words.begin(), g.words.end());
     else if (g.name == "engine") engines.push_back(&g);
     else if (Status s = apply_group(spec, g); !s) return Error{s.error()};
+    openings_given = openings_given || g.name == "openings";
+  }
+  // Without -openings, the game's own (match/openings.h default_openings_file).
+  if (!openings_given) {
+    Expected<std::vector<Opening>> openings =
+        load_openings(data_file(default_openings_file(spec.variant)), OpeningFormat::Auto, spec.variant);
+    if (!openings)
+      return Error{"the default openings of " + std::string(to_string(spec.variant)) + ": " +
+                   openings.error() + " (give -openings file=F)"};
+    spec.openings = std::move(openings).value();
   }
   for (const OptionGroup* g : engines) {
     MatchEngine e;

@@ -10,6 +10,7 @@
 #include "damas/cli/progress.h"
 #include "damas/core/platform.h"
 #include "damas/match/datagen.h"
+#include "damas/match/openings.h"
 
 namespace po = boost::program_options;
 
@@ -17,10 +18,11 @@ namespace damas::cli {
 
 namespace {
 
-// The Brazilian table of ballots for Brazilian; for Russian, the FMJD 64 ballots its matches use.
+// The Brazilian table of ballots for Brazilian (736 ballots, more than its match openings: the
+// training data of the learned evaluation came from them); another game's match openings
+// (default_openings_file: the FMJD 64 ballots for Russian, openings-<game>.txt).
 std::string default_ballots_path(Variant variant) {
-  return std::string(DAMAS_SOURCE_DIR) +
-         (variant == Variant::Brazilian ? "/bench/ballots-brazilian.txt" : "/bench/fmjd64-150-ballots.txt");
+  return data_file(variant == Variant::Brazilian ? "ballots-brazilian.txt" : default_openings_file(variant));
 }
 
 // "K/N" with 0 <= K < N.
@@ -75,8 +77,9 @@ int datagen_main(const Args& args) {
       "shard", po::value<std::string>()->default_value("0/1"), "K/N: this is shard K of N disjoint shards")(
       "ballots", po::value<std::string>(),
       "openings file (ballots); half the games start from them, half from random plies (default: "
-      "bench/ballots-brazilian.txt, or bench/fmjd64-150-ballots.txt for Russian)")(
-      "random-plies", po::value<int>()->default_value(8), "random plies from the start for a random opening")(
+      "bench/ballots-brazilian.txt; another game's match openings: fmjd64-150-ballots.txt for Russian, "
+      "openings-<game>.txt)")("random-plies", po::value<int>()->default_value(8),
+                              "random plies from the start for a random opening")(
       "max-plies", po::value<int>()->default_value(400), "a longer game is a draw")(
       "ballot-repeat-plies", po::value<int>()->default_value(4),
       "a ballot's second and later games start with 1 to this many random plies")(

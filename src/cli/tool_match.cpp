@@ -37,7 +37,9 @@ po::options_description match_options() {
                                                               "games per pairing and round (default 2)")(
       "repeat", words(), "the games of a round share their opening, colours reversed (the default)")(
       "norepeat", words(), "every game takes the next opening")(
-      "openings", words(), "file=F [format=fen|pdn|moves] [order=random|sequential] [start=K]")(
+      "openings", words(),
+      "file=F [format=fen|pdn|moves] [order=random|sequential] [start=K] (default: the game's, "
+      "bench/openings.txt for Brazilian, fmjd64-150-ballots.txt for Russian, openings-<game>.txt)")(
       "srand", words(), "seed of order=random")("concurrency", words(), "games played at once (default 1)")(
       "pdnout", words(), "write every game to this PDN file")("pgnout", words(), "same as -pdnout")(
       "resume", words(),

@@ -6,17 +6,12 @@
 #include <map>
 
 #include "damas/cli/cli.h"
+#include "damas/match/openings.h"
 #include "damas/match/selfplay.h"
 
 namespace po = boost::program_options;
 
 namespace damas::cli {
-
-namespace {
-
-std::string default_openings_path() { return data_file("openings.txt"); }
-
-}  // namespace
 
 int selfplay_main(const Args& args) {
   po::options_description desc(
@@ -25,8 +20,9 @@ int selfplay_main(const Args& args) {
       "a", po::value<std::string>()->default_value(""),
       "options of engine A (name=value, space or comma separated)")(
       "b", po::value<std::string>()->default_value(""), "options of engine B")(
-      "openings", po::value<std::string>()->default_value(default_openings_path()),
-      "openings file (one line of moves each; each is played with both colours)")(
+      "openings", po::value<std::string>(),
+      "openings file (one line of moves each; each is played with both colours); default: the game's "
+      "(bench/openings.txt for Brazilian, fmjd64-150-ballots.txt for Russian, openings-<game>.txt)")(
       "games", po::value<int>()->default_value(0), "games to play (0 = two per opening)")(
       "concurrency", po::value<int>()->default_value(1), "games played at once")("depth", po::value<int>(),
                                                                                  "fixed depth per move")(
@@ -72,8 +68,9 @@ int selfplay_main(const Args& args) {
   config.variant = shared.variant();
   config.draw_rules =
       parse_draw_rules(shared.get(option::kDrawRules), config.variant).value_or(DrawRules::Seed);
-  Expected<std::vector<Opening>> openings =
-      load_openings(vm["openings"].as<std::string>(), OpeningFormat::Auto, config.variant);
+  const std::string openings_path = vm.count("openings") ? vm["openings"].as<std::string>()
+                                                         : data_file(default_openings_file(config.variant));
+  Expected<std::vector<Opening>> openings = load_openings(openings_path, OpeningFormat::Auto, config.variant);
   if (!openings) return fail(openings.error());
   config.openings = std::move(openings).value();
   config.games = vm["games"].as<int>();

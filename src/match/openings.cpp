@@ -131,4 +131,10 @@ Expected<std::vector<Opening>> load_openings(const std::string& path, OpeningFor
   return parse_openings(*text, path, format, variant);
 }
 
+std::string default_openings_file(Variant variant) {
+  if (variant == Variant::Brazilian) return "openings.txt";
+  if (variant == Variant::Russian) return "fmjd64-150-ballots.txt";
+  return "openings-" + std::string(to_string(variant)) + ".txt";
+}
+
 }  // namespace damas

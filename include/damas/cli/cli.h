@@ -36,6 +36,7 @@ int serve_main(const Args& args);
 int soak_main(const Args& args);  // tools/soak: load and attack of damas serve on loopback
 int datagen_main(const Args& args);
 int unbalanced_main(const Args& args);  // tool_unbalanced.cpp: unbalanced start positions from datagen files
+int openings_main(const Args& args);    // tool_openings.cpp: balanced openings of a game for matches
 int book_main(const Args& args);        // tool_book.cpp: the opening book: build, info, probe
 int hub_main(const Args& args);         // also what `damas` runs without a subcommand
 int match_main(const Args& args);

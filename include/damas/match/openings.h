@@ -44,4 +44,10 @@ Expected<std::vector<Opening>> load_openings(const std::string& path,
                                              OpeningFormat format = OpeningFormat::Auto,
                                              Variant variant = Variant::Brazilian);
 
+// The openings a match of game `variant` plays when none are given (`damas match`, `selfplay`,
+// `datagen`): the name of a data file of bench/ (cli::data_file finds it). Brazilian: openings.txt;
+// Russian: fmjd64-150-ballots.txt, the FMJD 64 ballots; every other game: openings-<name>.txt (its
+// rules::Table name), the balanced openings `damas openings` made for it (match/balanced_openings.h).
+std::string default_openings_file(Variant variant);
+
 }  // namespace damas
