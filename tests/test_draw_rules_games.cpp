@@ -131,6 +131,8 @@ TEST_CASE("law (portuguese): a game refereed by its own laws ends by the forcada
   REQUIRE(g.over());
   CHECK(g.end_reason() == GameEndReason::DrawLaw);
   CHECK(g.draw_law() == &portuguese::kLaws[portuguese::kForcada]);
+  CHECK(g.end_description() ==
+        "Portuguese rule 3.2.1 b: three kings against a lone king, 12 moves from taking the rio");
   // The count started on the first ply that left a white king on the rio, 24 plies before the end.
   const std::vector<Position>& positions = g.positions();
   std::size_t started = 0;

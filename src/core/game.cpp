@@ -61,7 +61,8 @@ std::string Game::end_description() const {
   const GameEndReason r = end_reason();
   if (r == GameEndReason::DrawLaw) {
     const DrawLaw* law = draw_law();
-    return "FMJD-64 " + std::string(law->article) + ": " + std::string(law->text);
+    const std::string_view source = rules_ == DrawRules::Portuguese ? "Portuguese rule " : "FMJD-64 ";
+    return std::string(source) + std::string(law->article) + ": " + std::string(law->text);
   }
   return to_string(r);
 }
@@ -186,7 +187,7 @@ std::string to_string(GameEndReason r) {
     case GameEndReason::NoProgress:
       return "80 plies without capture or man move";
     case GameEndReason::DrawLaw:
-      return "FMJD-64 draw law";
+      return "draw law";
     case GameEndReason::Adjudication:
       return "adjudication";
     case GameEndReason::None:

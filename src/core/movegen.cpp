@@ -1,5 +1,6 @@
 #include "damas/core/movegen.h"
 
+#include <array>
 #include <cassert>
 
 #include "damas/core/capture_walker.h"
@@ -96,7 +97,7 @@ class CaptureMoves {
 };
 
 template <Variant V, Color C>
-void generate_captures(const Position& p, MoveList& out) {
+void walk_captures(const Position& p, MoveList& out) {
   CaptureMoves<rules::of(V).choice> moves(out, p.kings(~C));
   CaptureWalker<V, decltype(moves)> gen(p.pieces(~C), p.empty(), promotion_row(C), moves);
   for (Bitboard b = p.kings(C); b;) gen.from_king(pop_lowest(b));
@@ -166,36 +167,42 @@ bool has_quiet(const Position& p) {
   return ((step<kUL>(kings) | step<kUR>(kings) | step<kDL>(kings) | step<kDR>(kings)) & empty) != 0;
 }
 
-template <Variant V, Color C>
+// Whether any capture exists depends on the variant only through the direction of men's captures:
+// one table look-up picks the generator, so the games that share it share its code and speed.
+constexpr auto kMenCaptureBackward = [] {
+  std::array<bool, kVariantCount> backward{};
+  for (const Variant v : kVariants) backward[static_cast<std::size_t>(v)] = rules::of(v).men_capture_backward;
+  return backward;
+}();
+
+template <Color C>
+bool any_capture(const Position& p) {
+  return kMenCaptureBackward[static_cast<std::size_t>(p.variant())]
+             ? has_capture_for<Variant::Brazilian, C>(p)
+             : has_capture_for<Variant::Spanish, C>(p);
+}
+static_assert(rules::kBrazilian.men_capture_backward && !rules::kSpanish.men_capture_backward);
+
+// Captures of the side to move, by the variant's rules (the one place it becomes a template argument).
+template <Color C>
+void generate_captures(const Position& p, MoveList& out) {
+  visit_variant(p.variant(), [&](auto v) { walk_captures<decltype(v)::value, C>(p, out); });
+}
+
+template <Color C>
 int count_for(const Position& p) {
-  if (has_capture_for<V, C>(p)) {
+  if (any_capture<C>(p)) {
     MoveList list;
-    generate_captures<V, C>(p, list);
+    generate_captures<C>(p, list);
     return static_cast<int>(list.size());
   }
   return count_quiet<C>(p);
 }
 
-template <Variant V, Color C>
+template <Color C>
 void generate_for(const Position& p, MoveList& out) {
-  if (has_capture_for<V, C>(p)) generate_captures<V, C>(p, out);
+  if (any_capture<C>(p)) generate_captures<C>(p, out);
   else generate_quiet<C>(p, out);
-}
-
-template <Variant V, Color C>
-bool has_legal_move_for(const Position& p) {
-  // A capture is always a legal move's witness; otherwise any quiet step will do.
-  return has_quiet<C>(p) || has_capture_for<V, C>(p);
-}
-
-// Calls f(VariantConstant, ColorConstant) for p's variant and `side`: the one place both become
-// template arguments, so that no rule is tested inside the generators.
-template <typename F>
-decltype(auto) with_rules(const Position& p, Color side, F&& f) {
-  return visit_variant(p.variant(), [&](auto v) {
-    return side == Color::White ? f(v, std::integral_constant<Color, Color::White>{})
-                                : f(v, std::integral_constant<Color, Color::Black>{});
-  });
 }
 
 }  // namespace
@@ -203,20 +210,23 @@ decltype(auto) with_rules(const Position& p, Color side, F&& f) {
 bool has_capture(const Position& p) { return has_capture(p, p.side_to_move()); }
 
 bool has_capture(const Position& p, Color side) {
-  return with_rules(p, side, [&](auto v, auto c) { return has_capture_for<v(), c()>(p); });
+  return side == Color::White ? any_capture<Color::White>(p) : any_capture<Color::Black>(p);
 }
 
 bool has_legal_move(const Position& p) {
-  return with_rules(p, p.side_to_move(), [&](auto v, auto c) { return has_legal_move_for<v(), c()>(p); });
+  // A capture is always a legal move's witness; otherwise any quiet step will do.
+  return p.side_to_move() == Color::White ? (has_quiet<Color::White>(p) || any_capture<Color::White>(p))
+                                          : (has_quiet<Color::Black>(p) || any_capture<Color::Black>(p));
 }
 
 int count_legal_moves(const Position& p) {
-  return with_rules(p, p.side_to_move(), [&](auto v, auto c) { return count_for<v(), c()>(p); });
+  return p.side_to_move() == Color::White ? count_for<Color::White>(p) : count_for<Color::Black>(p);
 }
 
 void generate_legal_moves(const Position& p, MoveList& out) {
   out.clear();
-  with_rules(p, p.side_to_move(), [&](auto v, auto c) { generate_for<v(), c()>(p, out); });
+  if (p.side_to_move() == Color::White) generate_for<Color::White>(p, out);
+  else generate_for<Color::Black>(p, out);
 #ifndef NDEBUG
   assert(static_cast<int>(out.size()) == count_legal_moves(p));
   assert(out.empty() != has_legal_move(p));
