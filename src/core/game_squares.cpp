@@ -14,7 +14,9 @@ int from_numbering(int number, Numbering n) { return to_numbering(number, n); }
 
 int game_number(Variant v, Square s) { return to_numbering(square_number(s), game_numbering(v)); }
 
-Square game_square(Variant v, int number) { return square_from_number(from_numbering(number, game_numbering(v))); }
+Square game_square(Variant v, int number) {
+  return square_from_number(from_numbering(number, game_numbering(v)));
+}
 
 std::string square_name(Square s, Variant v) {
   const int i = square_number(s) - 1;
