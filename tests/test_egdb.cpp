@@ -16,6 +16,7 @@
 #include <optional>
 #include <thread>
 
+#include "command_helpers.h"
 #include "damas/core/binary_io.h"
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
@@ -114,29 +115,33 @@ BruteKey key_of(const Position& p) {
   return {p.pieces(Color::White), p.pieces(Color::Black), p.kings(), p.side_to_move()};
 }
 
-// Every position with 1..max pieces (a side may have none), men off their crowning rows.
-void enumerate(int max, std::vector<Position>& out) {
+// Every position with 1..max pieces (a side may have none), men off their crowning rows, of `variant`.
+void enumerate(int max, Variant variant, std::vector<Position>& out) {
   struct Rec {
-    static void place(int left, int from, Bitboard w, Bitboard b, Bitboard k, std::vector<Position>& out) {
+    static void place(int left, int from, Bitboard w, Bitboard b, Bitboard k, Variant v,
+                      std::vector<Position>& out) {
       if (w | b)
-        for (Color c : {Color::White, Color::Black}) out.push_back(Position::from_pieces(w, b, k, c));
+        for (Color c : {Color::White, Color::Black})
+          out.push_back(Position::from_pieces(w, b, k, c).with_variant(v));
       if (left == 0) return;
       for (int n = from; n <= 32; ++n) {
         const Bitboard s = bb(square_from_number(n));
         for (int kind = 0; kind < 4; ++kind) {
           const bool white = kind % 2 == 0, king = kind >= 2;
           if (!king && (s & (white ? kWhitePromotionRow : kBlackPromotionRow))) continue;
-          place(left - 1, n + 1, white ? w | s : w, white ? b : b | s, king ? k | s : k, out);
+          place(left - 1, n + 1, white ? w | s : w, white ? b : b | s, king ? k | s : k, v, out);
         }
       }
     }
   };
-  Rec::place(max, 1, 0, 0, 0, out);
+  Rec::place(max, 1, 0, 0, 0, variant, out);
 }
 
-std::map<BruteKey, egdb::Value> brute_force(int max) {
+// The values of every position with up to `max` pieces under `variant`'s moves, solved forwards
+// level by level over the whole game graph (no un-moves, no slices, no files).
+std::map<BruteKey, egdb::Value> brute_force(int max, Variant variant = Variant::Brazilian) {
   std::vector<Position> all;
-  enumerate(max, all);
+  enumerate(max, variant, all);
   std::map<BruteKey, std::size_t> id;
   for (std::size_t i = 0; i < all.size(); ++i) id.emplace(key_of(all[i]), i);
   std::vector<std::vector<std::size_t>> children(all.size());
@@ -198,25 +203,58 @@ TEST_CASE("egdb: the numbering of a slice covers each position once", "[egdb]") 
   }
 }
 
-TEST_CASE("egdb: every value up to 3 pieces matches an independent solver", "[egdb]") {
-  const std::map<BruteKey, egdb::Value> truth = brute_force(3);
-  const auto db = database(3);
-  egdb::ProbeCache cache;
-  std::uint64_t compared = 0;
+namespace {
+
+// Every position of the 3-piece databases of `variant` probes to the independent solver's value.
+void check_against_brute_force(Variant variant, const std::shared_ptr<const egdb::Database>& db) {
+  INFO(to_string(variant));
+  const std::map<BruteKey, egdb::Value> truth = brute_force(3, variant);
+  egdb::ProbeCache cache, brazilian_cache;  // one per game: a key does not say the game
+  std::uint64_t compared = 0, differ_from_brazilian = 0;
   for (const egdb::Material& m : egdb::slices_up_to(3)) {
-    const egdb::SliceIndex index(m);
+    const egdb::SliceIndex index(m, variant);
     for (Color stm : {Color::White, Color::Black})
       for (std::uint64_t i = 0; i < index.size(); ++i) {
         const std::optional<Position> p = index.position_of(i, stm);
         if (!p) continue;
+        REQUIRE(p->variant() == variant);
         const std::optional<egdb::Value> v = db->probe(*p, &cache);
         REQUIRE(v.has_value());
         INFO(to_fen(*p));
         REQUIRE(*v == truth.at(key_of(*p)));
         ++compared;
+        if (variant != Variant::Brazilian)
+          differ_from_brazilian +=
+              database(3)->probe(p->with_variant(Variant::Brazilian), &brazilian_cache) != *v;
       }
   }
   CHECK(compared == 6976 + 392064);
+  // Where the rules differ, so do the values: men that capture forward only change many; a man
+  // crowned during a capture (Russian) a few. Pool differs from Brazilian only in its free choice,
+  // which up to 3 pieces never changes a value (with one piece against two, the longest capture
+  // takes everything and is among the free choices too), so its values are the Brazilian ones.
+  const rules::Table& rules = rules::of(variant);
+  UNSCOPED_INFO("values unlike the Brazilian ones: " << differ_from_brazilian);
+  if (variant == Variant::Brazilian) return;
+  if (!rules.men_capture_backward) CHECK(differ_from_brazilian > 1000);
+  else if (rules.crown_mid_capture) CHECK(differ_from_brazilian > 0);
+  else CHECK(differ_from_brazilian == 0);
+}
+
+}  // namespace
+
+TEST_CASE("egdb: every value up to 3 pieces matches an independent solver", "[egdb]") {
+  check_against_brute_force(Variant::Brazilian, database(3));
+}
+
+TEST_CASE("egdb: every value up to 3 pieces of every other game matches the independent solver", "[egdb]") {
+  for (const Variant variant : kVariants) {
+    if (variant == Variant::Brazilian) continue;
+    const auto db = egdb::Database::open(built(3, variant), 3);
+    REQUIRE(db.has_value());
+    REQUIRE((*db)->variant() == variant);
+    check_against_brute_force(variant, *db);
+  }
 }
 
 TEST_CASE("egdb: the 4-piece databases agree with their moves (verify)", "[egdb]") {
@@ -870,4 +908,46 @@ TEST_CASE("egdb (russian): a man crowned during a capture goes on as a king, and
   REQUIRE(russian.has_value());
   CHECK((*russian)->probe(p.with_variant(Variant::Russian)) == egdb::Value{egdb::Wdl::Win, 1});
   CHECK(database(3)->probe(p) == egdb::Value{egdb::Wdl::Win, 7});
+}
+
+TEST_CASE("egdb: the engine finds each game's set in the subdirectory of its name", "[egdb]") {
+  const fs::path dir = copy_of(2, "every-game");
+  const ScopedEnv variable("DAMAS_EGDB", dir.string());
+  for (const Variant variant : kVariants) {
+    if (variant == Variant::Brazilian) continue;
+    const std::string name(to_string(variant));
+    INFO(name);
+    fs::rename(copy_of(3, name + "-set", variant), dir / name);
+    Engine e;
+    REQUIRE(e.set_option("variant", name).has_value());
+    CHECK(e.egdb_status().dir == (dir / name).string());
+    CHECK(e.egdb_status().pieces == 3);
+    CHECK_THAT(e.egdb_status().text(),
+               Catch::Contains("endgame databases (" + name + "): up to 3 pieces in"));
+    CHECK(tbhits(e, *parse_fen("W:WK1,K2:BK32", variant)) > 0);
+  }
+}
+
+TEST_CASE("egdb probe: a FEN is read in the numbers of the databases' game", "[egdb]") {
+  // Spanish numbers run from White's near-right corner: White's man on 28 is one step from
+  // crowning, Black's king on 1 sits in White's corner. In the standard numbers the same text
+  // puts the man at the start of its way and the king in Black's corner.
+  const std::string dir = built(3, Variant::Spanish);
+  const char* fen = "W:W28:BK1";
+  const auto db = egdb::Database::open(dir, 3);
+  REQUIRE(db.has_value());
+  const std::optional<egdb::Value> spanish = (*db)->probe(*parse_fen(fen, Variant::Spanish));
+  const std::optional<egdb::Value> misread = (*db)->probe(parse_fen(fen)->with_variant(Variant::Spanish));
+  REQUIRE(spanish.has_value());
+  REQUIRE(misread.has_value());
+  REQUIRE(*spanish != *misread);  // the test tells the two readings apart
+  const auto text = [](const egdb::Value& v) {
+    if (v.wdl == egdb::Wdl::Draw) return std::string("draw\n");
+    return std::string(v.wdl == egdb::Wdl::Win ? "win" : "loss") + " in " + std::to_string(v.plies) +
+           " plies\n";
+  };
+  std::string out;
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " egdb probe --dir " + dir + " --fen " + fen, out) ==
+          0);
+  CHECK(out == text(*spanish));
 }

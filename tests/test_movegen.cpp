@@ -2,15 +2,18 @@
 #include <catch2/catch.hpp>
 
 #include "damas/core/movegen.h"
+#include "damas/core/notation.h"
 
 namespace {
 
 struct Tally {
-  int positions = 0, captures = 0, kings = 0, mixed_lengths = 0;
+  int positions = 0, captures = 0, kings = 0, mixed_lengths = 0, king_captures = 0;
 };
 
 // Plays random games of `variant`, checking generate, count and has_legal_move at every position,
-// and that a Brazilian capture list takes one number of pieces (the majority rule).
+// and the capture choice of the variant's row: under the majority rule a capture list takes one
+// number of pieces (and of kings, when kings count next), under kings-first it moves kings only
+// when a king can capture.
 Tally random_games(damas::Variant variant, std::uint64_t state) {
   Tally t;
   for (int game = 0; game < 300; ++game) {
@@ -25,14 +28,27 @@ Tally random_games(damas::Variant variant, std::uint64_t state) {
       const bool capture = damas::has_capture(p);
       t.captures += capture;
       t.kings += p.kings() != 0;
-      bool mixed = false;
+      const auto kings_taken = [&](const damas::Move& m) { return damas::popcount(m.captured & p.kings()); };
+      const auto by_king = [&](const damas::Move& m) { return (p.kings() & damas::bb(m.from)) != 0; };
+      bool mixed = false, mixed_kings = false, mixed_movers = false;
       for (const damas::Move& m : moves) {
         REQUIRE(m.is_capture() == capture);
         mixed = mixed || m.capture_count() != moves[0].capture_count();
+        mixed_kings = mixed_kings || kings_taken(m) != kings_taken(moves[0]);
+        mixed_movers = mixed_movers || by_king(m) != by_king(moves[0]);
         for (const damas::Move& other : moves) REQUIRE((&m == &other || !(m == other)));
       }
-      if (variant == damas::Variant::Brazilian) REQUIRE_FALSE(mixed);
+      const damas::rules::CaptureChoice choice = damas::rules::of(variant).choice;
+      if (damas::rules::is_majority(choice)) REQUIRE_FALSE(mixed);
+      if (choice == damas::rules::CaptureChoice::MajorityKings) REQUIRE_FALSE(mixed_kings);
+      // A king captures whenever one can: a list with a king's capture has no man's.
+      if (choice == damas::rules::CaptureChoice::KingsFirst && capture && mixed_movers) {
+        std::string texts;
+        for (const damas::Move& m : moves) texts += " " + damas::to_hub_move(p, m);
+        FAIL("a king's and a man's capture side by side in " << damas::to_fen(p) << ":" << texts);
+      }
       t.mixed_lengths += mixed;
+      t.king_captures += capture && by_king(moves[0]);
       state = state * 6364136223846793005ULL + 1442695040888963407ULL;
       p = p.after(moves[static_cast<std::size_t>((state >> 33) % moves.size())]);
       REQUIRE(p.variant() == variant);
@@ -43,17 +59,16 @@ Tally random_games(damas::Variant variant, std::uint64_t state) {
 
 }  // namespace
 
-TEST_CASE("movegen: any, count and generate agree on random games", "[movegen]") {
-  const Tally t = random_games(damas::Variant::Brazilian, 987654321);
-  CHECK(t.positions > 10000);
-  CHECK(t.captures > 1000);
-  CHECK(t.kings > 1000);
-}
-
-TEST_CASE("movegen (russian): any, count and generate agree on random games", "[movegen][russian]") {
-  const Tally t = random_games(damas::Variant::Russian, 123456789);
-  CHECK(t.positions > 10000);
-  CHECK(t.captures > 1000);
-  CHECK(t.kings > 1000);
-  CHECK(t.mixed_lengths > 10);  // free choice between captures of different lengths was met
+TEST_CASE("movegen: any, count and generate agree on random games of every variant", "[movegen]") {
+  std::uint64_t seed = 987654321;
+  for (const damas::Variant variant : damas::kVariants) {
+    INFO(damas::to_string(variant));
+    const Tally t = random_games(variant, seed++);
+    CHECK(t.positions > 10000);
+    CHECK(t.captures > 1000);
+    CHECK(t.kings > 1000);
+    CHECK(t.king_captures > 100);
+    // Where the choice is free, captures of different lengths were met side by side.
+    if (!damas::rules::is_majority(damas::rules::of(variant).choice)) CHECK(t.mixed_lengths > 10);
+  }
 }

@@ -123,12 +123,11 @@ void check_variant_counts(damas::Variant variant, int max_depth) {
 }  // namespace
 
 TEST_CASE("perft: the start position counts of each variant, to depth 7", "[perft][russian]") {
-  check_variant_counts(damas::Variant::Brazilian, 7);
-  check_variant_counts(damas::Variant::Russian, 7);
+  for (const damas::Variant variant : damas::kVariants) check_variant_counts(variant, 7);
 }
 
-TEST_CASE("perft (russian): start position to depth 11", "[perft][russian][deep]") {
-  check_variant_counts(damas::Variant::Russian, 11);
+TEST_CASE("perft: the start position counts of each variant, to depth 11", "[perft][russian][deep]") {
+  for (const damas::Variant variant : damas::kVariants) check_variant_counts(variant, 11);
 }
 
 TEST_CASE("perft: root moves of the tricky positions match the independent list", "[perft]") {

@@ -226,19 +226,23 @@ int info_command(const Args& args) {
 int probe_command(const Args& args) {
   po::options_description desc("damas egdb probe --fen F [--dir D]");
   desc.add_options()("help,h", "show this help")("dir", po::value<std::string>()->default_value(""),
-                                                 kDirHelp)("fen", po::value<std::string>()->required(),
-                                                           "position in PDN FEN");
+                                                 kDirHelp)(
+      "fen", po::value<std::string>()->required(),
+      "position in PDN FEN, in the square numbers of the databases' game");
   add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb probe", args, desc, vm))
     return *exit_code;
-  const Expected<Position> pos = parse_fen(vm["fen"].as<std::string>());
+  const std::string dir = found_dir(vm, "egdb probe");
+  if (dir.empty()) return 1;
+  // The FEN names no game: it is read in the numbers of the game the databases were solved for
+  // (a mirrored-board game numbers its own way) and played by its rules.
+  const Expected<Variant> held = egdb::variant_of_dir(dir);
+  const Expected<Position> pos = parse_fen(vm["fen"].as<std::string>(), held ? *held : Variant::Brazilian);
   if (!pos) {
     std::cerr << "damas egdb probe: " << pos.error() << "\n";
     return 2;
   }
-  const std::string dir = found_dir(vm, "egdb probe");
-  if (dir.empty()) return 1;
   const int pieces = egdb::complete_pieces(dir);
   if (popcount(pos->occupied()) > pieces) {
     std::cerr << "damas egdb probe: " << dir << " holds up to " << pieces << " pieces\n";
@@ -249,8 +253,7 @@ int probe_command(const Args& args) {
     std::cerr << "damas egdb probe: " << db.error() << "\n";
     return 1;
   }
-  // The FEN names no game: the position is played by the rules the databases were solved for.
-  const std::optional<egdb::Value> v = (*db)->probe(pos->with_variant((*db)->variant()));
+  const std::optional<egdb::Value> v = (*db)->probe(*pos);
   if (!v) {
     std::cerr << "damas egdb probe: position not covered\n";
     return 1;
