@@ -724,7 +724,7 @@ await test("the game selector offers the engine's six games by their titles", as
   expect(offered.join() === "brazilian=Brazilian draughts,russian=Russian draughts,spanish=Spanish dama," +
          "portuguese=Portuguese damas,pool=Pool checkers,czech=Czech draughts", "offered: " + offered.join());
   const laws = await page.$$eval("#rules option", (os) => os.map((o) => o.value));
-  expect(laws.join() === "seed,fmjd64", "laws: " + laws.join());
+  expect(laws.join() === "game,seed,fmjd64,portuguese", "laws: " + laws.join());
   await page.selectOption("#variant", "portuguese");
   await page.waitForFunction(() => window.damasBoard.state.variant === "portuguese", null, { timeout: 20000 });
   await idle();
