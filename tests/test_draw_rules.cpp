@@ -80,7 +80,7 @@ void quiet_until(
 // The counters the fmjd64 game had after `ply` plies.
 DrawCounters counters_after(const Game& g, int ply) {
   const auto& p = g.positions();
-  return fmjd64_counters(std::vector<Position>(p.begin(), p.begin() + ply + 1));
+  return counters_of(DrawRules::Fmjd64, std::vector<Position>(p.begin(), p.begin() + ply + 1));
 }
 
 // Plays the move in both games (the fmjd64 one chooses, the seed one follows).

@@ -129,12 +129,6 @@ DrawCounters fmjd64_advance(const DrawCounters& counters, const Position& before
   return next;
 }
 
-DrawCounters fmjd64_counters(const std::vector<Position>& positions) {
-  DrawCounters c;
-  for (std::size_t i = 1; i < positions.size(); ++i) c = fmjd64_advance(c, positions[i - 1], positions[i]);
-  return c;
-}
-
 namespace {
 
 // The forcada's plies left, or nothing when its count has not started.

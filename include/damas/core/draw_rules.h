@@ -116,8 +116,6 @@ struct DrawCounters {
 const DrawLaw* fmjd64_law(const Position& p, const DrawCounters& c);
 // The counters after the ply before -> after.
 DrawCounters fmjd64_advance(const DrawCounters& c, const Position& before, const Position& after);
-// The counters of the last position of a game (positions from the start, one per ply).
-DrawCounters fmjd64_counters(const std::vector<Position>& positions);
 // Drawn by a law at `p` with counters `c`.
 inline bool fmjd64_drawn(const Position& p, const DrawCounters& c) {
   const DrawLaw* law = fmjd64_law(p, c);
