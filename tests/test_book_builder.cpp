@@ -161,3 +161,43 @@ TEST_CASE("damas book build, info and probe: a tiny book, resumed, and clear ref
   CHECK(test::run_command(std::string(DAMAS_BINARY) + " book frobnicate", out) == 2);
   REQUIRE(test::run_command("rm -r " + dir, out) == 0);
 }
+
+TEST_CASE("book builder: a game's book grows from that game's start", "[book][russian]") {
+  Book russian;
+  russian.variant = Variant::Russian;
+  const Book built = build(kSettings, 20, russian);
+  REQUIRE(built.size() == 20);
+  CHECK(built.variant == Variant::Russian);
+  for (const BookEntry& e : built.entries()) CHECK(e.position.variant() == Variant::Russian);
+  CHECK(built.find(Position::start(Variant::Russian)) != nullptr);
+  CHECK(main_line(built) == main_line(built, Position::start(Variant::Russian)));
+  CHECK_FALSE(main_line(built).empty());
+}
+
+TEST_CASE("damas book build --variant russian: the file names its game, resumed only as that game",
+          "[book][russian]") {
+  const std::string path = "/tmp/damas-book-russian-build-" + std::to_string(getpid()) + ".book";
+  const std::string build =
+      std::string(DAMAS_BINARY) + " book build --nodes 2000 --hash 4 --eval classic --out ";
+  std::string out;
+  REQUIRE(test::run_command(build + path + " --variant russian --positions 6", out) == 0);
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " book info " + path, out) == 0);
+  CHECK(out.find("opening book for russian, version 1, 6 positions") != std::string::npos);
+  const Expected<Book> read = read_book(path);
+  REQUIRE(read.has_value());
+  CHECK(read->variant == Variant::Russian);
+  CHECK(test::run_command(build + path + " --positions 8", out) == 2);
+  CHECK(out.find("is a book of russian draughts: give --variant russian to go on with it") !=
+        std::string::npos);
+  REQUIRE(test::run_command(build + path + " --variant russian --positions 8", out) == 0);
+  CHECK(out.find("going on from") != std::string::npos);
+  // probe looks the position up in the book's game, with no --variant.
+  REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " book probe " + path, out) == 0);
+  CHECK(out.find("in the book, ply 0") != std::string::npos);
+  // Another game's book is not found under this one's name.
+  CHECK(test::run_command(
+            "DAMAS_BOOK= HOME=/nonexistent " + std::string(DAMAS_BINARY) + " book info --variant czech",
+            out) == 1);
+  CHECK(out.find("no opening book found for czech") != std::string::npos);
+  std::remove(path.c_str());
+}

@@ -38,6 +38,17 @@ TEST_CASE("book discovery: the search list and the first file found", "[book]") 
   std::ofstream(root / "home/.local/share/damas/brazilian.book") << "x";
   CHECK(find_book(places).source == "user directory");
 
+  // Each game looks for its own file in the same places: the Brazilian books are not Russian ones.
+  const std::vector<Candidate> russian = candidates(places, damas::Variant::Russian);
+  REQUIRE(russian.size() == 3);
+  CHECK(russian[0].path == (root / "home/.local/share/damas/russian.book").string());
+  CHECK(russian[2].path == (root / "src/bench/russian.book").string());
+  CHECK(find_book(places, damas::Variant::Russian).path.empty());
+  std::ofstream(root / "prefix/share/damas/russian.book") << "x";
+  CHECK(find_book(places, damas::Variant::Russian).path ==
+        (root / "prefix/share/damas/russian.book").string());
+  CHECK(find_book(places).path == (root / "home/.local/share/damas/brazilian.book").string());
+
   places.xdg_data_home = (root / "xdg").string();
   CHECK(user_book(places) == (root / "xdg/damas/brazilian.book").string());
   places.xdg_data_home = "relative/xdg";  // not absolute: ignored

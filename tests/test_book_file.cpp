@@ -108,7 +108,12 @@ TEST_CASE("book file: a truncated, damaged or foreign file is refused with the r
   std::vector<unsigned char> foreign = good;
   std::memcpy(&foreign[12], "international\0\0\0", 16);
   fix_checksum(foreign);
-  CHECK(says(refusal(foreign), "a book for international, damas plays brazilian"));
+  CHECK(says(refusal(foreign), "a book for \"international\", a game this damas does not play"));
+
+  std::vector<unsigned char> trailing = good;  // "brazilian" and then a byte that is not padding
+  trailing[12 + 10] = 'x';
+  fix_checksum(trailing);
+  CHECK(says(refusal(trailing), "a game this damas does not play"));
 
   std::vector<unsigned char> newer = good;
   put_le(&newer[8], 2, 4);
@@ -122,6 +127,29 @@ TEST_CASE("book file: a truncated, damaged or foreign file is refused with the r
   std::vector<unsigned char> miscounted = good;
   put_le(&miscounted[32], 4, 4);  // four moves where there are five, one move's bytes too many
   CHECK(says(refusal(miscounted), "does not match"));
+}
+
+TEST_CASE("book file: a book is of one game, named in its header, its moves legal by that game's rules",
+          "[book]") {
+  // Russian lets a capture take fewer pieces than another one; Brazilian takes the most.
+  const Position p = testing::fen("W:W22:B17,18,10,11", Variant::Russian);
+  Book russian;
+  russian.variant = Variant::Russian;
+  russian.settings = BuildSettings{1000, 10, 30, 3};
+  REQUIRE(russian.add(BookEntry{p, 0, {scored(p, "22x13", 100, 9, 0, false)}}));
+  const std::vector<unsigned char> bytes = serialize_book(russian);
+  CHECK(std::memcmp(&bytes[12], "russian\0\0\0\0\0\0\0\0\0", 16) == 0);
+  const Expected<Book> read = parse_book(bytes, "test.book");
+  REQUIRE(read.has_value());
+  CHECK(read->variant == Variant::Russian);
+  REQUIRE(read->find(p) != nullptr);  // its positions are of its game
+  CHECK(read->find(p.with_variant(Variant::Brazilian)) == nullptr);
+  CHECK(serialize_book(*read) == bytes);
+
+  std::vector<unsigned char> as_brazilian = bytes;  // the same moves read by Brazilian rules
+  std::memcpy(&as_brazilian[12], "brazilian\0\0\0\0\0\0\0", 16);
+  fix_checksum(as_brazilian);
+  CHECK(says(refusal(as_brazilian), "move 22x13x17 is not legal"));
 }
 
 TEST_CASE("book file: impossible contents are refused even with a good checksum", "[book]") {

@@ -209,3 +209,35 @@ TEST_CASE("book play: the Brazilian book is not used in a Russian game", "[book]
   CHECK_FALSE(engine.book_entry(Position::start(Variant::Russian)).has_value());
   std::remove(path.c_str());
 }
+
+TEST_CASE("book play: a Russian book is played in a Russian game and kept out of a Brazilian one",
+          "[book][russian]") {
+  const Position start = Position::start(Variant::Russian);
+  Book b;
+  b.variant = Variant::Russian;
+  b.settings = BuildSettings{1000, 10, 30, 3};
+  REQUIRE(b.add(BookEntry{start, 0, {{move(start, "21-17"), 4, 12, 0, false}}}));
+  const std::string path = "/tmp/damas-book-russian-" + std::to_string(getpid()) + ".book";
+  REQUIRE(write_book(path, b));
+
+  Engine engine;
+  REQUIRE(engine.set_option(option::kVariant, "russian"));
+  REQUIRE(engine.set_option(option::kBookFile, path));
+  CHECK(engine.book_status().text() == "opening book (russian): 1 positions in " + path + " (book-file)");
+  const Played russian = think(engine, start);
+  CHECK(russian.result.best == move(start, "21-17"));
+  CHECK(russian.result.nodes == 0);
+  REQUIRE(russian.infos.size() == 1);
+  CHECK(russian.infos.front().book);
+
+  // The variant changes: the same file is kept but never looked up in a Brazilian game.
+  REQUIRE(engine.set_option(option::kVariant, "brazilian"));
+  CHECK(engine.book_status().text() == "opening book: " + path +
+                                           " is a book of russian draughts, not used in a brazilian game; "
+                                           "playing without a book");
+  const Played brazilian = think(engine, Position::start());
+  CHECK(brazilian.result.nodes > 0);
+  REQUIRE(engine.set_option(option::kVariant, "russian"));
+  CHECK(think(engine, start).result.nodes == 0);
+  std::remove(path.c_str());
+}

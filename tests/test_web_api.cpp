@@ -738,11 +738,14 @@ TEST_CASE("web api: the opening panel's book moves of the position, and how far 
   CHECK_FALSE(o.json.find("in_book")->as_bool());
   CHECK(o.json.find("moves")->as_array().empty());
   CHECK(call(api, "opening", session_body("nope")).status == 404);
-  // A Russian game's start is never looked up in the book, which is of Brazilian games.
+  // A Russian game's start is never looked up in the Brazilian board's book.
   o = call(api, "opening", session_body(new_game(api, R"({"variant":"russian"})")));
   CHECK_FALSE(o.json.find("in_book")->as_bool());
+  CHECK_FALSE(o.json.find("book_loaded")->as_bool());
   CHECK(o.json.find("moves")->as_array().empty());
-  CHECK(str(o.json, "book") == "opening book: none for russian draughts (the book is brazilian)");
+  CHECK(str(o.json, "book") ==
+        "opening book: none for russian draughts here (this board serves brazilian; "
+        "damas serve --variant russian plays with its book)");
   std::remove(path.c_str());
 }
 

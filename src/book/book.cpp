@@ -43,6 +43,8 @@ std::vector<Move> main_line(const Book& book, const Position& from) {
   return line;
 }
 
+std::vector<Move> main_line(const Book& book) { return main_line(book, Position::start(book.variant)); }
+
 Score best_score(const BookEntry& entry) {
   Score best = loss_in(0);
   for (const BookMove& m : entry.moves) best = std::max(best, m.score);

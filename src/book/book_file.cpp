@@ -10,6 +10,7 @@
 
 #include "damas/core/binary_io.h"
 #include "damas/core/file_check.h"
+#include "damas/core/input_echo.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
 #include "damas/core/training_data.h"
@@ -30,7 +31,10 @@ void append_header(std::vector<unsigned char>& out, const Book& book) {
   out.insert(out.end(), kMagic.begin(), kMagic.end());
   append_le(out, kBookVersion, 4);
   std::array<unsigned char, kVariantBytes> variant{};
-  std::memcpy(variant.data(), kVariant, std::strlen(kVariant));
+  const std::string_view name = to_string(book.variant);
+  static_assert(std::all_of(std::begin(kVariants), std::end(kVariants),
+                            [](Variant v) { return to_string(v).size() < kVariantBytes; }));
+  std::memcpy(variant.data(), name.data(), name.size());
   out.insert(out.end(), variant.begin(), variant.end());
   append_le(out, book.size(), 4);
   append_le(out, book.move_count(), 4);
@@ -61,6 +65,7 @@ void append_entry(std::vector<unsigned char>& out, const BookEntry& e) {
 }
 
 struct Header {
+  Variant variant = Variant::Brazilian;
   std::uint64_t positions = 0;
   std::uint64_t moves = 0;
   BuildSettings settings;
@@ -74,14 +79,14 @@ Expected<Header> read_header(const std::vector<unsigned char>& b, const std::str
   if (version != kBookVersion)
     return Error{where + "book version " + std::to_string(version) + ", this damas reads version " +
                  std::to_string(kBookVersion)};
-  std::array<unsigned char, kVariantBytes> ours{};
-  std::memcpy(ours.data(), kVariant, std::strlen(kVariant));
-  if (std::memcmp(&b[12], ours.data(), kVariantBytes) != 0) {
-    std::string variant(reinterpret_cast<const char*>(&b[12]), kVariantBytes);
-    variant.resize(std::strlen(variant.c_str()));
-    return Error{where + "a book for " + variant + ", damas plays " + kVariant};
-  }
+  const auto* name_bytes = reinterpret_cast<const char*>(&b[12]);
+  const std::string name(name_bytes, std::find(name_bytes, name_bytes + kVariantBytes, '\0'));
+  const std::optional<Variant> variant = parse_variant(name);
+  if (!variant ||
+      std::any_of(name_bytes + name.size(), name_bytes + kVariantBytes, [](char c) { return c != 0; }))
+    return Error{where + "a book for \"" + echo_input(name) + "\", a game this damas does not play"};
   Header h;
+  h.variant = *variant;
   h.positions = get_le(&b[28], 4);
   h.moves = get_le(&b[32], 4);
   if (b.size() != kBookHeaderBytes + h.positions * kBookPositionBytes + h.moves * kBookMoveBytes)
@@ -98,7 +103,7 @@ Expected<Header> read_header(const std::vector<unsigned char>& b, const std::str
   return h;
 }
 
-Expected<Position> decode_position(const unsigned char* b) {
+Expected<Position> decode_position(const unsigned char* b, Variant variant) {
   const auto white = static_cast<std::uint32_t>(get_le(&b[0], 4));
   const auto black = static_cast<std::uint32_t>(get_le(&b[4], 4));
   const auto kings = static_cast<std::uint32_t>(get_le(&b[8], 4));
@@ -107,7 +112,8 @@ Expected<Position> decode_position(const unsigned char* b) {
   if (std::popcount(white) > rules::kMenPerSide || std::popcount(black) > rules::kMenPerSide)
     return Error{"too many pieces"};
   const Position p = Position::from_pieces(from_square_mask(white), from_square_mask(black),
-                                           from_square_mask(kings), b[12] ? Color::Black : Color::White);
+                                           from_square_mask(kings), b[12] ? Color::Black : Color::White)
+                         .with_variant(variant);
   if ((p.men(Color::White) & kWhitePromotionRow) || (p.men(Color::Black) & kBlackPromotionRow))
     return Error{"a man on its promotion row"};
   return p;
@@ -131,9 +137,9 @@ Expected<BookMove> decode_move(const unsigned char* b, const Position& p) {
 }
 
 // One position and its moves at `at`, which moves past them.
-Expected<BookEntry> decode_entry(const std::vector<unsigned char>& b, std::size_t& at) {
+Expected<BookEntry> decode_entry(const std::vector<unsigned char>& b, std::size_t& at, Variant variant) {
   if (at + kBookPositionBytes > b.size()) return Error{"the moves run past the end"};
-  Expected<Position> p = decode_position(&b[at]);
+  Expected<Position> p = decode_position(&b[at], variant);
   if (!p) return Error{p.error()};
   BookEntry e{*p, b[at + 13], {}};
   const std::size_t n = get_le(&b[at + 14], 2);
@@ -232,9 +238,10 @@ Expected<Book> parse_book(const std::vector<unsigned char>& bytes, const std::st
   if (!header) return Error{header.error()};
   Book book;
   book.settings = header->settings;
+  book.variant = header->variant;
   std::size_t at = kBookHeaderBytes;
   for (std::uint64_t i = 0; i < header->positions; ++i) {
-    Expected<BookEntry> e = decode_entry(bytes, at);
+    Expected<BookEntry> e = decode_entry(bytes, at, book.variant);
     if (!e) return Error{where + "position " + std::to_string(i) + ": " + e.error()};
     if (Expected<std::size_t> added = book.add(std::move(*e)); !added)
       return Error{where + "position " + std::to_string(i) + ": " + added.error()};

@@ -38,7 +38,7 @@ struct Builder::Tree {
 };
 
 Expected<Builder> Builder::resume(Book book) {
-  if (book.size() > 0 && !book.index_of(Position::start()))
+  if (book.size() > 0 && !book.index_of(Position::start(book.variant)))
     return Error{"the book does not hold the initial position: it was not made by damas book build"};
   const BuildSettings& s = book.settings;
   if (s.max_ply < 1 || s.margin < 0 || s.ply_cost < 0) return Error{"bad build settings"};
@@ -131,7 +131,7 @@ void Builder::Tree::find_lines(Book& book) {
 Builder::Tree Builder::evaluate() {
   Tree t;
   t.child = children(book_);
-  t.order = post_order(t.child, *book_.index_of(Position::start()));
+  t.order = post_order(t.child, *book_.index_of(Position::start(book_.variant)));
   std::reverse(t.order.begin(), t.order.end());
   t.back_up(book_);
   t.find_lines(book_);
@@ -180,8 +180,9 @@ void Builder::expand(const Candidate& c, const Tree& t, const LeafSearch& search
 
 StepReport Builder::step(const LeafSearch& search) {
   if (book_.size() == 0) {
-    const SearchAnswer a = search(Position::start(), {});
-    BookEntry root{Position::start(), 0, {}};
+    const Position start = Position::start(book_.variant);
+    const SearchAnswer a = search(start, {});
+    BookEntry root{start, 0, {}};
     if (!a.best.is_null()) root.moves.push_back(leaf_move(a));
     (void)book_.add(std::move(root));
     return StepReport{true, 0, 0};

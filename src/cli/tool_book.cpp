@@ -34,13 +34,18 @@ std::string men_text(Score s) {
   return text;
 }
 
-// The book named on the command line, or else the one the engine finds (book/discovery.h).
+// The book named on the command line, or else the one the engine finds for --variant's game
+// (book/discovery.h).
 Expected<std::pair<Book, std::string>> open_book(const po::variables_map& vm) {
   std::string path = vm.count("book") ? vm["book"].as<std::string>() : "";
-  if (path.empty()) path = book::find_book(book::Places::of_process()).path;
-  if (path.empty())
-    return Error{
-        "no opening book found (give its file, or see damas book build --help for where it is looked for)"};
+  if (path.empty()) {
+    const Expected<Variant> variant = variant_option(vm);
+    if (!variant) return Error{variant.error()};
+    path = book::find_book(book::Places::of_process(), *variant).path;
+    if (path.empty())
+      return Error{"no opening book found for " + std::string(to_string(*variant)) +
+                   " (give its file, or see damas book build --help for where it is looked for)"};
+  }
   Expected<Book> read = book::read_book(path);
   if (!read) return Error{read.error()};
   return std::make_pair(std::move(*read), path);
@@ -66,7 +71,7 @@ std::string settings_text(const book::BuildSettings& s) {
 // The main line in PDN moves.
 std::string main_line_text(const Book& b) {
   std::string text;
-  Position p = Position::start();
+  Position p = Position::start(b.variant);
   for (const Move& m : book::main_line(b)) {
     if (!text.empty()) text += ' ';
     text += to_pdn_move(p, m);
@@ -80,12 +85,14 @@ std::string main_line_text(const Book& b) {
 namespace {
 
 constexpr const char* kBookHelp =
-    "the book file (default: the book the engine finds: $DAMAS_BOOK, ~/.local/share/damas/brazilian.book, "
-    "<prefix>/share/damas/brazilian.book, the source tree's bench/brazilian.book)";
+    "the book file (default: the book the engine finds for --variant's game: $DAMAS_BOOK, "
+    "~/.local/share/damas/<game>.book, <prefix>/share/damas/<game>.book, the source tree's "
+    "bench/<game>.book)";
 
 int info_command(const Args& args) {
   po::options_description desc("damas book info [BOOK]: what a book file holds");
   desc.add_options()("help,h", "show this help")("book", po::value<std::string>(), kBookHelp);
+  add_variant_option(desc);
   po::positional_options_description positional;
   positional.add("book", 1);
   po::variables_map vm;
@@ -99,7 +106,7 @@ int info_command(const Args& args) {
   const auto& [b, path] = *opened;
   std::error_code ec;
   std::printf("%s: opening book for %s, version %u, %zu positions, %zu moves, %ju bytes\n", path.c_str(),
-              book::kVariant, book::kBookVersion, b.size(), b.move_count(),
+              std::string(to_string(b.variant)).c_str(), book::kBookVersion, b.size(), b.move_count(),
               static_cast<std::uintmax_t>(std::filesystem::file_size(path, ec)));
   std::printf("built with: damas book build %s\n", settings_text(b.settings).c_str());
   std::map<int, int> per_ply;
@@ -107,7 +114,7 @@ int info_command(const Args& args) {
   std::printf("positions per ply:");
   for (const auto& [ply, count] : per_ply) std::printf(" %d:%d", ply, count);
   std::printf("\nmain line (%zu plies): %s\n", book::main_line(b).size(), main_line_text(b).c_str());
-  if (const BookEntry* root = b.find(Position::start())) {
+  if (const BookEntry* root = b.find(Position::start(b.variant))) {
     std::printf("the initial position:\n");
     print_moves(*root);
   }
@@ -121,13 +128,21 @@ int probe_command(const Args& args) {
   desc.add_options()("help,h", "show this help")("book", po::value<std::string>(), kBookHelp)(
       "fen", po::value<std::string>()->default_value(""), "the position (FEN)")(
       "moves", po::value<std::string>()->default_value(""), "moves played from it first");
+  add_variant_option(desc);
   po::positional_options_description positional;
   positional.add("book", 1);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("book probe", args, desc, vm, &positional))
     return *exit_code;
+  Expected<std::pair<Book, std::string>> opened = open_book(vm);
+  if (!opened) {
+    std::cerr << "damas book probe: " << opened.error() << "\n";
+    return 1;
+  }
+  // The position is read in the book's game (its squares and rules).
+  const Variant game = opened->first.variant;
   const std::string fen = vm["fen"].as<std::string>();
-  Expected<Position> start = fen.empty() ? Expected<Position>(Position::start()) : parse_fen(fen);
+  Expected<Position> start = fen.empty() ? Expected<Position>(Position::start(game)) : parse_fen(fen, game);
   if (!start) {
     std::cerr << "damas book probe: " << start.error() << "\n";
     return 2;
@@ -139,11 +154,6 @@ int probe_command(const Args& args) {
     return 2;
   }
   for (const Move& m : *moves) p = p.after(m);
-  Expected<std::pair<Book, std::string>> opened = open_book(vm);
-  if (!opened) {
-    std::cerr << "damas book probe: " << opened.error() << "\n";
-    return 1;
-  }
   const BookEntry* e = opened->first.find(p);
   if (!e) {
     std::printf("%s: not in the book\n", to_fen(p).c_str());
@@ -160,22 +170,27 @@ namespace {
 
 struct BuildRequest {
   std::string out;
+  Variant variant = Variant::Brazilian;
   std::size_t positions = 0;
   book::BuildSettings settings;
   double save_seconds = 60;
 };
 
-// The book to go on from: the output file when it is there (made with the same settings), else
-// an empty one.
+// The book to go on from: the output file when it is there (made with the same settings, of the
+// same game), else an empty one.
 Expected<Book> starting_book(const BuildRequest& r) {
   std::error_code ec;
   if (!std::filesystem::exists(r.out, ec)) {
     Book b;
     b.settings = r.settings;
+    b.variant = r.variant;
     return b;
   }
   Expected<Book> read = book::read_book(r.out);
   if (!read) return Error{read.error() + " (remove it to start again)"};
+  if (read->variant != r.variant)
+    return Error{r.out + " is a book of " + std::string(to_string(read->variant)) +
+                 " draughts: give --variant " + std::string(to_string(read->variant)) + " to go on with it"};
   if (!(read->settings == r.settings))
     return Error{r.out + " was built with " + settings_text(read->settings) +
                  ": give the same to go on with it"};
@@ -253,13 +268,14 @@ int run_build(const BuildRequest& r, Engine& engine) {
 
 int build_command(const Args& args) {
   po::options_description desc(
-      "damas book build --out F [--positions N] [--nodes N] [--max-ply P] [--margin M] [--ply-cost C] "
-      "[engine options]\n"
-      "  the opening book: best-first (drop-out) expansion of the initial position, every new position\n"
-      "  searched (--nodes, the engine's threads; deterministic with one thread), scores backed up by\n"
-      "  minimax. The line expanded next is the one whose moves give away least against the best of\n"
-      "  their positions, each ply counting --ply-cost. Saved every --save-every seconds; run again with\n"
-      "  the same settings and it goes on from the file (a larger --positions makes it grow)");
+      "damas book build --out F [--variant V] [--positions N] [--nodes N] [--max-ply P] [--margin M] "
+      "[--ply-cost C] [engine options]\n"
+      "  the opening book of a game (--variant): best-first (drop-out) expansion of its initial position,\n"
+      "  every new position searched (--nodes, the engine's threads; deterministic with one thread),\n"
+      "  scores backed up by minimax. The line expanded next is the one whose moves give away least\n"
+      "  against the best of their positions, each ply counting --ply-cost. Saved every --save-every\n"
+      "  seconds; run again with the same settings and it goes on from the file (a larger --positions\n"
+      "  makes it grow)");
   auto add = desc.add_options();
   add("help,h", "show this help");
   add("out", po::value<std::string>(), "the book file (written, or read and continued)");
@@ -300,11 +316,12 @@ int build_command(const Args& args) {
     return 2;
   }
   Engine engine;
-  if (Status s = apply_engine_options(vm, engine); !s) {
+  if (Status s = apply_engine_options(vm, engine, VariantUse::Any); !s) {
     std::cerr << "damas book build: " << s.error() << "\n";
     return 2;
   }
   (void)engine.set_option(option::kBook, "false");  // the builder's searches analyse; no book read
+  r.variant = engine.options().variant();
   return run_build(r, engine);
 }
 

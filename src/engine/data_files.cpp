@@ -49,16 +49,23 @@ Expected<LoadedBook> load_book(const Options& next) {
   BookStatus status;
   status.enabled = next.get_bool(option::kBook);
   status.setting = path;
+  status.variant = next.variant();
   std::shared_ptr<const book::Book> loaded;
   if (status.enabled && path != book::kNoBook) {
     const bool automatic = path.empty() || path == "auto";
-    const book::Candidate found =
-        automatic ? book::find_book(book::Places::of_process()) : book::Candidate{path, "book-file"};
+    const book::Candidate found = automatic ? book::find_book(book::Places::of_process(), status.variant)
+                                            : book::Candidate{path, "book-file"};
     if (!found.path.empty()) {
       Expected<book::Book> read = book::read_book(found.path);
       if (!read && !automatic) return Error{read.error()};
       if (read) loaded = std::make_shared<const book::Book>(std::move(*read));
       else status.problem = read.error();
+      if (loaded && loaded->variant != status.variant) {
+        // Named for another game (the variant may change back): kept, never looked up.
+        status.problem = found.path + " is a book of " + std::string(to_string(loaded->variant)) +
+                         " draughts, not used in a " + std::string(to_string(status.variant)) + " game";
+        loaded.reset();
+      }
       status.path = found.path;
       status.source = found.source;
       status.positions = loaded ? loaded->size() : 0;
@@ -112,11 +119,14 @@ Status check_option_files(const Options& options) {
 }
 
 std::string BookStatus::text() const {
-  if (!enabled) return "opening book: off (book=false)";
-  if (setting == book::kNoBook) return "opening book: none (book-file=none)";
-  if (!problem.empty()) return "opening book: " + problem + "; playing without a book";
-  if (path.empty()) return "opening book: none found";
-  return "opening book: " + std::to_string(positions) + " positions in " + path + " (" + source + ")";
+  const std::string head = variant == Variant::Brazilian
+                               ? "opening book: "
+                               : "opening book (" + std::string(to_string(variant)) + "): ";
+  if (!enabled) return head + "off (book=false)";
+  if (setting == book::kNoBook) return head + "none (book-file=none)";
+  if (!problem.empty()) return head + problem + "; playing without a book";
+  if (path.empty()) return head + "none found";
+  return head + std::to_string(positions) + " positions in " + path + " (" + source + ")";
 }
 
 std::string EgdbStatus::text() const {

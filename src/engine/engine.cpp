@@ -100,7 +100,10 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
           return s;
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
-    return use_egdb(next);
+    if (Status s = use_egdb(next); !s) return s;
+    // Each game has its own book too; a book that cannot be used is reported, not refused.
+    if (name == option::kVariant) return use_book(options);
+    return Ok{};
   }
   if (name == option::kBook || name == option::kBookFile) {
     Options next = options;
@@ -165,7 +168,7 @@ Status Engine::Impl::use_eval_file(const std::string& path) {
 // The book's move for a search, when it gives one: play (think) only, in a position of the book
 // no deeper than book-ply and the level's cap, picked within book-margin by the search's seed.
 std::optional<book::BookMove> Engine::Impl::book_move(const GoParams& p, const SearchRequest& r) const {
-  if (!book || p.mode != GoMode::Think || r.root.variant() != book::kBookVariant) return std::nullopt;
+  if (!book || p.mode != GoMode::Think || r.root.variant() != book->variant) return std::nullopt;
   int max_ply = static_cast<int>(options.get_int(option::kBookPly));
   const LevelParams lv = p.level.value_or(level);
   if (lv.book_ply > 0) max_ply = std::min(max_ply, lv.book_ply);

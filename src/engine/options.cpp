@@ -60,8 +60,7 @@ std::vector<std::string> variant_names() {
 std::vector<OptionSpec> user_options() {
   return {
       choice(option::kVariant, std::string(to_string(Variant::Brazilian)), variant_names(),
-             "rules played (each game has its own endgame databases; the opening book is Brazilian: off in "
-             "another game)"),
+             "rules played (each game has its own endgame databases and opening book)"),
       integer(option::kThreads, 1, 1, 64, "search threads"),
       integer(option::kHash, 64, 1, 16384, "transposition table size in MiB"),
       boolean(option::kPonder, false, "the GUI will let the engine think on the opponent's time"),
@@ -90,11 +89,10 @@ std::vector<OptionSpec> user_options() {
            "the user directory ~/.local/share/damas/egdb and the installed <prefix>/share/damas/egdb; none = "
            "no databases"),
       boolean(option::kBook, true, "play from the opening book: its moves are answered at once"),
-      text(
-          option::kBookFile, "auto",
-          "opening book file (damas book build); auto (or empty) = the first found of $DAMAS_BOOK, "
-          "~/.local/share/damas/brazilian.book and the installed <prefix>/share/damas/brazilian.book; none = "
-          "no book"),
+      text(option::kBookFile, "auto",
+           "opening book file (damas book build); auto (or empty) = the game's book, the first found of "
+           "$DAMAS_BOOK, ~/.local/share/damas/<game>.book and the installed <prefix>/share/damas/<game>.book "
+           "(brazilian.book, russian.book); none = no book"),
       integer(option::kBookPly, 100, 0, 255,
               "follow the book in positions up to this ply from the initial position (weaker levels stop "
               "sooner)"),

@@ -24,18 +24,22 @@ Json book_move_json(const Position& p, const book::BookMove& m) {
   return j;
 }
 
-// The book is of one game (Brazilian): a game of another has none.
-std::string no_book_text(Variant v) {
-  return "opening book: none for " + std::string(to_string(v)) + " draughts (the book is " +
-         std::string(to_string(book::kBookVariant)) + ")";
+// The engines hold the book of the server's game (damas serve --variant): another game's is not
+// loaded.
+std::string no_book_text(Variant v, Variant served) {
+  return "opening book: none for " + std::string(to_string(v)) + " draughts here (this board serves " +
+         std::string(to_string(served)) + "; damas serve --variant " + std::string(to_string(v)) +
+         " plays with its book)";
 }
 
 // Read from the engines the sessions share (they hold the same book); no search.
 Json opening_json(const std::string& id, const Position& p, const Engine& engine) {
   Json j = Json::object();
   j.set("session", json_str(id));
-  const bool its_game = p.variant() == book::kBookVariant;  // another game is never looked up
-  j.set("book", json_str(its_game ? engine.book_status().text() : no_book_text(p.variant())));
+  const BookStatus status = engine.book_status();
+  const bool its_game = p.variant() == status.variant;  // another game is never looked up
+  j.set("book", json_str(its_game ? status.text() : no_book_text(p.variant(), status.variant)));
+  j.set("book_loaded", json_bool(its_game && status.positions > 0));
   std::optional<book::BookEntry> entry = its_game ? engine.book_entry(p) : std::nullopt;
   j.set("in_book", json_bool(entry.has_value()));
   Json moves = Json::array();

@@ -14,7 +14,7 @@ function moveItem(app, m) {
 }
 
 function statusText(app, o) {
-  if (!o.in_book) return o.book.startsWith("opening book: none") || o.book.includes("off") ? o.book : "Out of the book.";
+  if (!o.in_book) return o.book_loaded ? "Out of the book." : o.book;
   const line = o.line.length ? ` along ${o.line.map((m) => shown(app.view, m)).join(" ")}` : "";
   return `In the book (ply ${o.ply}): it goes ${o.line.length} more plies${line}. ` +
          "Its moves best first, scored from White's side:";

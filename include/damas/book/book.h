@@ -19,11 +19,6 @@
 
 namespace damas::book {
 
-// The game of every book (the file's header names it): positions of another game are never looked up.
-inline constexpr Variant kBookVariant = Variant::Brazilian;
-inline constexpr const char* kVariant = "brazilian";
-static_assert(to_string(kBookVariant) == kVariant);
-
 struct BookMove {
   Move move;
   // Side to move's view, 1/100 man: for a move in the book the minimax of the book below it, for
@@ -64,6 +59,9 @@ struct BuildSettings {
 class Book {
  public:
   BuildSettings settings;
+  // The game whose positions and moves the book holds (the file's header names it); its
+  // positions carry it, so a position of another game is never found.
+  Variant variant = Variant::Brazilian;
 
   // Adds a position not in the book yet (an error otherwise): its index.
   Expected<std::size_t> add(BookEntry entry);
@@ -83,7 +81,9 @@ class Book {
 
 // The main line: from `from` the best move of each position, as long as it leads to a position of
 // the book (how deep the book goes along its best moves).
-std::vector<Move> main_line(const Book& book, const Position& from = Position::start());
+std::vector<Move> main_line(const Book& book, const Position& from);
+// From the start of the book's game.
+std::vector<Move> main_line(const Book& book);
 
 // The best score of a position's moves (the minimax value of the entry); a position without
 // moves is lost for the side to move.

@@ -6,7 +6,8 @@
 //   offset size  field
 //        0    8  magic "DAMASBK\0"
 //        8    4  version (1)
-//       12   16  variant, ASCII, zero-padded ("brazilian")
+//       12   16  variant, ASCII, zero-padded: the game's name in the rules table ("brazilian",
+//                 "russian", ...); a book of a game this damas does not play is refused
 //       28    4  number of positions P
 //       32    4  number of moves M (of all positions)
 //       36    8  builder: node budget of each search

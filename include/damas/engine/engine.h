@@ -47,7 +47,8 @@ struct EgdbStatus {
 
 // The opening book the engine plays from (book, book-file), and how it was chosen.
 struct BookStatus {
-  std::string path;  // "" when none is in use
+  Variant variant = Variant::Brazilian;  // the game the book is looked for
+  std::string path;                      // "" when none is in use
   std::size_t positions = 0;
   std::string source;            // "book-file", "DAMAS_BOOK", "user directory", "installed", "source tree"
   bool enabled = true;           // the book option
