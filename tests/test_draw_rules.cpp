@@ -9,8 +9,10 @@
 #include "damas/core/game.h"
 #include "damas/core/movegen.h"
 #include "damas/core/notation.h"
+#include "damas/core/pdn.h"
 #include "damas/engine/engine.h"
 #include "damas/engine/options.h"
+#include "damas/match/openings.h"
 
 using namespace damas;
 
@@ -309,4 +311,63 @@ TEST_CASE("search: under fmjd64 a 7.2.8 ending two plies from its limit scores a
   const SearchResult by_seed = seed.search(limits, GoMode::Analyze);
   INFO("nodes: fmjd64 " << by_fmjd.nodes << ", seed " << by_seed.nodes);
   CHECK(by_seed.nodes > 10 * by_fmjd.nodes);
+}
+
+TEST_CASE("fmjd64 lidraughts H: the count a FEN carries is the laws' count at its start", "[draw_rules]") {
+  const std::string fen = "W:WK1,K2:BK30:H8:F40";
+  CHECK(fen_draw_plies(fen) == 8);
+  CHECK(fen_draw_plies("W:WK1,K2:BK30") == 0);
+  CHECK(fen_draw_plies("W:WK1,K2:BK30:F40:H3") == 3);
+  CHECK(fen_draw_plies("W:WK1,K2:BK30:F40") == 0);
+  const Position start = parse_fen(fen, Variant::Russian).value();
+  Game fmjd(start, DrawRules::Fmjd64, fen_draw_plies(fen));
+  Game seed(start, DrawRules::Seed, fen_draw_plies(fen));
+  CHECK(fmjd.draw_counters().plies == 8);
+  CHECK(seed.draw_counters().plies == 0);  // the seed laws count the position's own plies
+  // 7.2.8 draws after 10 plies: two more from H8.
+  for (int ply = 1; ply <= 2; ++ply) {
+    CHECK_FALSE(fmjd.over());
+    const std::optional<Move> m = pick(fmjd, [&](const Position&, const Move& move, const Position& after) {
+      return quiet(fmjd, fmjd64::kTwoVsLoneKing, Step::King, move, after);
+    });
+    REQUIRE(m);
+    REQUIRE(fmjd.play(*m));
+    REQUIRE(seed.play(*m));
+  }
+  CHECK(fmjd.end_reason() == GameEndReason::DrawLaw);
+  CHECK_FALSE(seed.over());
+  // A count already at the limit is a drawn game.
+  CHECK(Game(start, DrawRules::Fmjd64, fen_draw_plies("W:WK1,K2:BK30:H10:F40")).end_reason() ==
+        GameEndReason::DrawLaw);
+  CHECK_FALSE(Game(start, DrawRules::Fmjd64, 0).over());
+}
+
+TEST_CASE("fmjd64 lidraughts H: the search and the referees start from the FEN's count", "[draw_rules]") {
+  const std::string fen = "W:WK1,K2:BK30:H8:F40";
+  const Position start = parse_fen(fen, Variant::Russian).value();
+  SearchLimits limits;
+  limits.depth = 6;
+  Engine counted;
+  REQUIRE(counted.set_option(option::kVariant, "russian"));  // its laws are fmjd64
+  REQUIRE(counted.set_position(start, {}, fen_draw_plies(fen)));
+  const SearchResult drawn = counted.search(limits, GoMode::Analyze);
+  CHECK(drawn.score == kScoreDraw);
+  CHECK(drawn.pv.size() <= 2);
+  Engine fresh;
+  REQUIRE(fresh.set_option(option::kVariant, "russian"));
+  REQUIRE(fresh.set_position(start));
+  const SearchResult open = fresh.search(limits, GoMode::Analyze);
+  INFO("nodes: H8 " << drawn.nodes << ", no count " << open.nodes);
+  CHECK(open.nodes > 10 * drawn.nodes);
+
+  // An openings file and a PDN FEN tag keep the count for the match and selfplay referees.
+  const Expected<std::vector<Opening>> openings =
+      parse_openings(fen + " | H8\n", "test", OpeningFormat::Auto, Variant::Russian);
+  REQUIRE(openings.has_value());
+  CHECK(openings->front().start_plies == 8);
+  const std::vector<PdnGameOrError> games =
+      read_pdn("[GameType \"25\"]\n[FEN \"" + fen + "\"]\n\n*\n", Variant::Russian);
+  REQUIRE(games.size() == 1);
+  REQUIRE(games.front().has_value());
+  CHECK(games.front()->start_plies == 8);
 }

@@ -449,6 +449,28 @@ TEST_CASE("hub: lidraughts-bot's options with draw-rules and an algebraic FEN po
   CHECK(t.until("done").back().rfind("done move=", 0) == 0);
 }
 
+TEST_CASE("hub: a lidraughts FEN's H counter is the FMJD-64 count at the position", "[hub][draw_rules]") {
+  // 7.2.8 (two kings against one) draws after 10 plies: from H8, White's move and Black's answer
+  // end the game, so the search's line stops there; without the counter it goes on.
+  const auto pv_length = [](const char* fen) {
+    InProcess t;
+    t.send("set-param name=variant value=russian");  // its own laws: fmjd64
+    t.send("set-param name=egdb-path value=none");
+    t.send(std::string("pos pos=") + fen);
+    t.send("level depth=6");
+    t.send("go think");
+    const std::vector<std::string> lines = t.until("done");
+    REQUIRE(lines.size() >= 2);
+    const std::string& info = lines[lines.size() - 2];
+    INFO(info);
+    REQUIRE(info.find("pv=\"") != std::string::npos);
+    const std::string pv = info.substr(info.find("pv=\"") + 4);
+    return std::count(pv.begin(), pv.end(), ' ') + 1;
+  };
+  CHECK(pv_length("W:WK1,K2:BK30:H8:F40") <= 2);
+  CHECK(pv_length("W:WK1,K2:BK30:H0:F40") > 2);
+}
+
 namespace {
 
 // The move of a `done` line, read in the position it answers (an error when not legal there).

@@ -215,7 +215,7 @@ int analyze_main(const Args& args) {
     std::cerr << "damas analyze: " << moves.error() << "\n";
     return 2;
   }
-  if (Status s = engine.set_position(*start, *moves); !s) {
+  if (Status s = engine.set_position(*start, *moves, fen_draw_plies(fen_text)); !s) {
     std::cerr << "damas analyze: " << s.error() << "\n";
     return 2;
   }

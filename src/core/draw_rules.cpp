@@ -196,8 +196,14 @@ DrawCounters advance_counters(DrawRules rules, const DrawCounters& c, const Posi
   return c;
 }
 
-DrawCounters counters_of(DrawRules rules, const std::vector<Position>& positions) {
+DrawCounters start_counters(DrawRules rules, int start_plies) {
   DrawCounters c;
+  if (rules == DrawRules::Fmjd64) c.plies = static_cast<std::uint16_t>(std::clamp(start_plies, 0, 0xFFFF));
+  return c;
+}
+
+DrawCounters counters_of(DrawRules rules, const std::vector<Position>& positions, int start_plies) {
+  DrawCounters c = start_counters(rules, start_plies);
   for (std::size_t i = 1; i < positions.size(); ++i)
     c = advance_counters(rules, c, positions[i - 1], positions[i]);
   return c;

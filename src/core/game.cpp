@@ -7,9 +7,10 @@
 
 namespace damas {
 
-Game::Game(const Position& start, DrawRules rules) : rules_(rules) {
+Game::Game(const Position& start, DrawRules rules, int start_plies)
+    : rules_(rules), start_plies_(start_plies) {
   positions_.push_back(start);
-  counters_.push_back(DrawCounters{});
+  counters_.push_back(start_counters(rules, start_plies));
 }
 
 Status Game::play(const Move& m) {

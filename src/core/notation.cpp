@@ -61,8 +61,8 @@ Expected<Position> parse_fen(std::string_view text, Variant v) {
   // Optional PDN wrapper: [FEN "..."] or surrounding quotes.
   if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
   std::vector<std::string_view> fields = split(text, ':');
-  // lidraughts ends a FEN with its counters after both piece fields (":H0:F1"): read past, the
-  // draw laws count their own.
+  // lidraughts ends a FEN with its counters after both piece fields (":H0:F1"): read past here;
+  // fen_draw_plies reads H, which seeds the FMJD-64 count.
   while (fields.size() > 3 && is_fen_counter(trim(fields.back()))) fields.pop_back();
   Color side = Color::White;
   const std::string_view side_field = trim(fields[0]);
@@ -120,6 +120,15 @@ Expected<Position> parse_fen(std::string_view text, Variant v) {
   }
   if (Status s = check_position(pieces[0], pieces[1], kings, v); !s) return Error{"FEN: " + s.error()};
   return Position::from_pieces(pieces[0], pieces[1], kings, side).with_variant(v);
+}
+
+int fen_draw_plies(std::string_view text) {
+  std::vector<std::string_view> fields = split(trim(text), ':');
+  for (std::size_t i = fields.size(); i > 3 && is_fen_counter(trim(fields[i - 1])); --i) {
+    const std::string_view field = trim(fields[i - 1]);
+    if (field[0] == 'H') return parse_decimal(field.substr(1), 4);
+  }
+  return 0;
 }
 
 std::string to_fen(const Position& p, FenStyle style) {

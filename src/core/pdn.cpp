@@ -261,6 +261,7 @@ class GameBuilder {
   void read_fen() {
     const Expected<Position> start = parse_fen(fen_->value, game_.start.variant());
     if (start) current_ = game_.start = *start;
+    game_.start_plies = fen_draw_plies(fen_->value);
     fen_error_ = start ? std::nullopt : std::optional<std::string>("FEN tag: " + start.error());
   }
 

@@ -52,6 +52,7 @@ struct Engine::Impl {
       std::make_shared<const LearnedWeights>(builtin_learned_weights());
   LevelParams level;
   std::vector<Position> history{Position::start()};
+  int start_plies = 0;  // the draw count history.front() came with (set_position)
   TranspositionTable tt{1};
   SearchControl control;
   std::uint64_t seed_base = fresh_seed();
@@ -301,7 +302,7 @@ std::vector<Move> Engine::book_line(const Position& position) const {
   return impl_->book ? book::main_line(*impl_->book, position) : std::vector<Move>{};
 }
 
-Status Engine::set_position(const Position& start, const std::vector<Move>& moves) {
+Status Engine::set_position(const Position& start, const std::vector<Move>& moves, int start_plies) {
   std::vector<Position> history{start};
   history.reserve(moves.size() + 1);
   for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -312,6 +313,7 @@ Status Engine::set_position(const Position& start, const std::vector<Move>& move
   std::lock_guard lock(impl_->mutex);
   if (impl_->busy_for_change()) return Error{"cannot set the position during a search"};
   impl_->history = std::move(history);
+  impl_->start_plies = start_plies;
   return Ok{};
 }
 
@@ -331,7 +333,7 @@ SearchRequest Engine::Impl::request(const GoParams& p) {
   for (std::size_t i = 0; i + 1 < history.size(); ++i) r.history.push_back(history[i].key());
   r.draw_rules = p.draw_rules.value_or(
       parse_draw_rules(options.get(option::kDrawRules), r.root.variant()).value_or(DrawRules::Seed));
-  r.root_draw = counters_of(r.draw_rules, history);
+  r.root_draw = counters_of(r.draw_rules, history, start_plies);
   r.limits = p.limits;
   r.mode = p.mode;
   r.threads = static_cast<int>(options.get_int(option::kThreads));

@@ -161,6 +161,7 @@ void Frontend::cmd_set_param(const Line& line) {
 void Frontend::cmd_pos(const Line& line) {
   limits_ = SearchLimits{};
   Position start = Position::start(variant());
+  int start_plies = 0;
   if (const Argument* pos = line.find("pos")) {
     // A PDN FEN is accepted too (it contains ':'; the Hub string never does).
     const Expected<Position> parsed = pos->value.find(':') != std::string::npos
@@ -177,6 +178,7 @@ void Frontend::cmd_pos(const Line& line) {
       }
     }
     start = parsed->with_variant(variant());
+    start_plies = fen_draw_plies(pos->value);
   }
   std::vector<Move> played;
   std::string move_error;
@@ -185,7 +187,7 @@ void Frontend::cmd_pos(const Line& line) {
     if (!list)
       move_error = list.error() + " (the " + std::to_string(played.size()) + " moves before it are kept)";
   }
-  if (const Status s = engine_.set_position(start, played); !s) {
+  if (const Status s = engine_.set_position(start, played, start_plies); !s) {
     error("bad position: " + s.error());
     return;
   }

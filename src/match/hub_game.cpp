@@ -170,7 +170,7 @@ PlayedGame play_hub_game(const HubMatchSpec& spec, const ScheduledGame& g, HubEn
   PlayedGame played;
   const Opening* opening = g.opening >= 0 ? &spec.openings[static_cast<std::size_t>(g.opening)] : nullptr;
   Game game(opening ? opening->start : Position::start(spec.variant),
-            spec.draw_rules.value_or(rules::of(spec.variant).draw_rules));
+            spec.draw_rules.value_or(rules::of(spec.variant).draw_rules), opening ? opening->start_plies : 0);
   if (opening)
     for (const Move& m : opening->moves) (void)game.play(m);  // checked when the openings were read
   Side white = side_of(spec, g.white, white_engine);

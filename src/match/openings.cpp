@@ -20,7 +20,7 @@ Expected<Opening> parse_fen_line(std::string_view text, Variant variant) {
   const std::string_view fen = trim(text.substr(0, bar));
   Expected<Position> start = parse_fen(fen, variant);
   if (!start) return Error{start.error()};
-  Opening opening{*start, {}, std::string(text), ""};
+  Opening opening{*start, {}, std::string(text), "", fen_draw_plies(fen)};
   if (bar != std::string_view::npos) opening.name = std::string(trim(text.substr(bar + 1)));
   return opening;
 }
@@ -43,7 +43,7 @@ Expected<std::vector<Opening>> parse_pdn_openings(std::string_view text, const s
       return Error{line_location(source, game->first_line) + "a game of " +
                    std::string(to_string(game->start.variant())) + " (its GameType), not of " +
                    std::string(to_string(variant))};
-    Opening opening{game->start, game->moves, "", ""};
+    Opening opening{game->start, game->moves, "", "", game->start_plies};
     opening.name = game->tag("Opening").value_or(game->tag("Event").value_or(""));
     opening.text = opening.name.empty() ? "game at line " + std::to_string(game->first_line) : opening.name;
     out.push_back(std::move(opening));

@@ -90,7 +90,7 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
   record.opening = (index / 2) % static_cast<int>(config.openings.size());
   record.a_is_white = index % 2 == 0;
   const Opening& opening = config.openings[static_cast<std::size_t>(record.opening)];
-  Game game(opening.start, config.draw_rules);
+  Game game(opening.start, config.draw_rules, opening.start_plies);
   for (const Move& m : opening.moves)
     if (Status s = game.play(m); !s)
       return Error{"opening " + std::to_string(record.opening + 1) + ": " + s.error()};
@@ -101,7 +101,7 @@ Expected<GameRecord> play_game(const MatchConfig& config, int index, Engine& a, 
     const bool white_to_move = game.current().side_to_move() == Color::White;
     const bool a_to_move = white_to_move == record.a_is_white;
     Engine& engine = a_to_move ? a : b;
-    if (Status s = engine.set_position(game.start(), game.moves()); !s)
+    if (Status s = engine.set_position(game.start(), game.moves(), game.start_plies()); !s)
       return Error{std::string("engine ") + (a_to_move ? "A" : "B") + ": " + s.error()};
     const SearchResult r = engine.search(config.limits);
     if (Status s = game.play(r.best); !s)

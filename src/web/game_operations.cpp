@@ -60,7 +60,8 @@ Answer op_new(ApiState& state, const Json& body) {
   if (!fen) return fen.error();
   const Expected<Position> start = parse_fen(*fen, *variant);
   if (!start) return unprocessable("bad FEN: " + start.error());
-  return add_session(state, Game(start->with_variant(*variant), settings->rules), *settings);
+  return add_session(state, Game(start->with_variant(*variant), settings->rules, fen_draw_plies(*fen)),
+                     *settings);
 }
 
 Answer op_load_pdn(ApiState& state, const Json& body) {
@@ -80,7 +81,7 @@ Answer op_load_pdn(ApiState& state, const Json& body) {
   DrawRules rules = settings->rules;
   if (const std::optional<std::string> tag = games.front()->tag("DrawRules"); tag && !body.find("rules"))
     if (const std::optional<DrawRules> tagged = parse_draw_rules(*tag)) rules = *tagged;
-  Game game(games.front()->start, rules);
+  Game game(games.front()->start, rules, games.front()->start_plies);
   for (const Move& m : games.front()->moves)
     if (Status st = game.play(m); !st) return unprocessable("bad PDN: " + st.error());
   return add_session(state, std::move(game), *settings);

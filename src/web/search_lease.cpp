@@ -8,6 +8,7 @@ namespace {
 Snapshot snapshot_of(const Session& s) {
   const Game g = game_at_cursor(s);
   return Snapshot{g.start(),
+                  g.start_plies(),
                   g.moves(),
                   s.level,
                   s.line.draw_rules(),
@@ -56,7 +57,7 @@ Status start_search(Engine& engine, const SearchSettings& settings, const Search
   }
   const std::optional<LevelParams> level = level_params(settings.level);
   if (!level) return Error{"unknown level \"" + settings.level + "\""};
-  if (Status s = engine.set_position(task.start, task.moves); !s) return s;
+  if (Status s = engine.set_position(task.start, task.moves, task.start_plies); !s) return s;
   engine.go(GoParams{task.limits, task.mode, settings.multipv, *level, settings.rules, {}}, task.on_info,
             task.on_done);
   return Ok{};

@@ -19,6 +19,7 @@ namespace damas::web {
 // The game of a session when its search got a slot.
 struct Snapshot {
   Position start;
+  int start_plies = 0;      // the draw count the start came with
   std::vector<Move> moves;  // to the cursor
   std::string level;
   DrawRules rules = DrawRules::Seed;
@@ -57,6 +58,7 @@ struct SearchSettings {
 // on_done), or, with `review`, the review's next position before start_search returns.
 struct SearchTask {
   Position start;
+  int start_plies = 0;
   std::vector<Move> moves;
   SearchLimits limits;
   GoMode mode = GoMode::Think;

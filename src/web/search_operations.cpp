@@ -25,6 +25,7 @@ Result<SearchResult> search_leased(const Lease& lease, const SearchSettings& set
                                    const SearchLimits& limits) {
   SearchTask task;
   task.start = lease.snap.start;
+  task.start_plies = lease.snap.start_plies;
   task.moves = lease.snap.moves;
   task.limits = limits;
   const Result<SearchResult> r = run_search(*lease.engine, settings, task);
@@ -111,6 +112,7 @@ Answer op_analysis_start(ApiState& state, const Json& body) {
   }
   SearchTask task;
   task.start = snap.start;
+  task.start_plies = snap.start_plies;
   task.moves = snap.moves;
   task.limits.infinite = true;
   task.mode = GoMode::Analyze;

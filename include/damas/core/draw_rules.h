@@ -134,7 +134,11 @@ bool counts_plies(DrawRules rules);  // the counters c mean something
 const DrawLaw* law_in_force(const Position& p, DrawRules rules, const DrawCounters& c);
 DrawCounters advance_counters(DrawRules rules, const DrawCounters& c, const Position& before,
                               const Position& after);
-DrawCounters counters_of(DrawRules rules, const std::vector<Position>& positions);
+// The counters after the positions of a game (start first). `start_plies` is the count at the start
+// when the start came with one: lidraughts' FEN counter H, the plies since the material of the law
+// in force appeared; it is the FMJD-64 count (the other sets start at zero).
+DrawCounters counters_of(DrawRules rules, const std::vector<Position>& positions, int start_plies = 0);
+DrawCounters start_counters(DrawRules rules, int start_plies);
 int plies_left_by_law(const Position& p, DrawRules rules, const DrawCounters& c);
 // Drawn by the laws of `rules` at p (a side without a legal move has lost all the same).
 bool drawn_by_law(const Position& p, DrawRules rules, const DrawCounters& c);

@@ -21,7 +21,9 @@ enum class GameEndReason { None, NoLegalMove, Repetition, NoProgress, DrawLaw, A
 
 class Game {
  public:
-  explicit Game(const Position& start = Position::start(), DrawRules rules = DrawRules::Seed);
+  // `start_plies`: the draw count the start came with (a lidraughts FEN's H; draw_rules.h).
+  explicit Game(const Position& start = Position::start(), DrawRules rules = DrawRules::Seed,
+                int start_plies = 0);
 
   // Plays m after checking that it is legal; an error leaves the game unchanged.
   Status play(const Move& m);
@@ -33,6 +35,7 @@ class Game {
   const std::vector<Move>& moves() const { return moves_; }
   const std::vector<Position>& positions() const { return positions_; }  // start .. current
   DrawRules draw_rules() const { return rules_; }
+  int start_plies() const { return start_plies_; }
   // FMJD-64 counters of the current position (zero under `seed`).
   const DrawCounters& draw_counters() const { return counters_.back(); }
   // The FMJD-64 law that fits the current position (nullptr under `seed` or when none fits).
@@ -65,6 +68,7 @@ class Game {
  private:
   std::vector<Position> positions_;
   std::vector<Move> moves_;
+  int start_plies_ = 0;
   std::vector<DrawCounters> counters_;  // one per position
   DrawRules rules_ = DrawRules::Seed;
 };

@@ -36,6 +36,10 @@ int parse_decimal(std::string_view text, std::size_t max_digits);
 // a square used twice, more than 12 pieces a side, a man on the row where it would already
 // have been crowned. An empty side is valid. Squares are game v's, and so is the position.
 Expected<Position> parse_fen(std::string_view text, Variant v = Variant::Brazilian);
+// The draw count a lidraughts FEN carries in its counter field H (":H7:F40": 7 plies since the
+// material of the draw law in force appeared; draw_rules.h), or 0 when it has none. parse_fen
+// reads past the counters; this reads H alone.
+int fen_draw_plies(std::string_view text);
 enum class FenStyle { Numeric, Algebraic };
 // Kings marked K, squares in the order of p's game's numbers, no ranges.
 std::string to_fen(const Position& p, FenStyle style = FenStyle::Numeric);

@@ -28,6 +28,7 @@ namespace damas {
 struct PdnGame {
   std::vector<std::pair<std::string, std::string>> tags;  // in file order
   Position start = Position::start();                     // the FEN tag, else the start position
+  int start_plies = 0;                                    // the FEN tag's lidraughts H counter
   std::vector<Move> moves;                                // legal from start, in order
   std::vector<int> move_lines;                            // line of each move (1-based)
   std::string result;                                     // result token of the move text; "" if none

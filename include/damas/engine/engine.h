@@ -98,7 +98,8 @@ class Engine {
 
   // Root = start with `moves` played (every move checked for legality). The moves are the game
   // history used for repetition detection. On error nothing changes.
-  Status set_position(const Position& start, const std::vector<Move>& moves = {});
+  // `start_plies`: the draw count the start came with (a lidraughts FEN's H; draw_rules.h).
+  Status set_position(const Position& start, const std::vector<Move>& moves = {}, int start_plies = 0);
   const Position& position() const;              // the root
   const std::vector<Position>& history() const;  // start .. root (root last)
 

@@ -19,6 +19,7 @@ struct Opening {
   std::vector<Move> moves;  // played from start
   std::string text;         // as written in the file (or the PDN game's Event/Opening tag)
   std::string name;         // "1-I cd4 ba5 dc5" for a ballot "FEN | name"; else empty
+  int start_plies = 0;      // the draw count of a lidraughts FEN's H (draw_rules.h)
 
   Position position() const;  // start with the moves played
 };
