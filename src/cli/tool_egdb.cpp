@@ -116,6 +116,10 @@ int build_command(const Args& args) {
   }
   o.pieces = vm["pieces"].as<int>();
   o.threads = vm["threads"].as<int>();
+  if (o.pieces < 2 || o.pieces > 8) {
+    std::cerr << "damas egdb build: pieces must be between 2 and 8\n";
+    return 2;
+  }
   if (o.threads < 1 || o.threads > 64) {
     std::cerr << "damas egdb build: threads must be between 1 and 64\n";
     return 2;
@@ -131,8 +135,28 @@ int build_command(const Args& args) {
     cluster = std::move(joined).value();
   }
   const bool speaks = !cluster || cluster->rank() == 0;  // one rank prints for all
+  if (!cluster) {
+    // Said before anything is built, and refused when the machine cannot hold it.
+    const std::uint64_t physical = platform::physical_memory_bytes();
+    if (Status s = egdb::check_build_memory(o.pieces, physical); !s) {
+      std::cerr << "damas egdb build: " << s.error() << "\n";
+      return 2;
+    }
+    std::printf("egdb build: up to %d pieces into %s; needs about %s of memory (this machine has %s)\n",
+                o.pieces, o.dir.c_str(), egdb::gib_text(egdb::build_memory_bytes(o.pieces)).c_str(),
+                physical ? egdb::gib_text(physical).c_str() : "an unknown amount");
+    std::fflush(stdout);
+  }
   ProgressLine line(stderr, speaks && platform::is_terminal(stderr));
-  if (line.terminal()) o.on_progress = [&line](const egdb::BuildProgress& p) { line.draw(progress_text(p)); };
+  int logged_slice = 0;  // off a terminal: one line as each slice starts
+  o.on_progress = [&line, &logged_slice, speaks](const egdb::BuildProgress& p) {
+    if (line.terminal()) {
+      line.draw(progress_text(p));
+    } else if (speaks && p.slice_number != logged_slice) {
+      logged_slice = p.slice_number;
+      std::fprintf(stderr, "%s\n", progress_text(p).c_str());
+    }
+  };
   const auto t0 = std::chrono::steady_clock::now();
   const Expected<egdb::BuildReport> r = cluster ? egdb::build_on_cluster(o, *cluster) : egdb::build(o);
   line.finish();

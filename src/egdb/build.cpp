@@ -240,6 +240,31 @@ std::vector<Code> restore_captures(const Material& m, Variant variant, std::vect
   return codes;
 }
 
+std::string gib_text(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return text;
+}
+
+std::uint64_t build_memory_bytes(int pieces) {
+  constexpr std::uint64_t kWorkBytesPerNumber = 8;
+  std::uint64_t all = 0, largest = 0;
+  for (const Material& m : slices_up_to(pieces)) {
+    const std::uint64_t numbers = 2 * SliceIndex(m).size();
+    all += numbers;
+    largest = std::max(largest, numbers);
+  }
+  return all + kWorkBytesPerNumber * largest;
+}
+
+Status check_build_memory(int pieces, std::uint64_t physical_bytes) {
+  const std::uint64_t needed = build_memory_bytes(pieces);
+  if (physical_bytes == 0 || needed <= physical_bytes) return Ok{};
+  return Error{"a build up to " + std::to_string(pieces) + " pieces needs about " + gib_text(needed) +
+               " of memory and this machine has " + gib_text(physical_bytes) +
+               ": build fewer pieces here, or on a larger machine (or a cluster, --mpi)"};
+}
+
 Expected<BuildReport> build(const BuildOptions& options) {
   if (options.pieces < 2 || options.pieces > 8) return Error{"pieces must be between 2 and 8"};
   std::error_code ec;

@@ -187,6 +187,15 @@ struct BuildReport {
 
 Expected<BuildReport> build(const BuildOptions& options);
 
+// The memory `build` needs for every slice up to `pieces`: a byte per number of every slice
+// (the solved ones stay for the look-ups of those after them) and the working state of the
+// largest slice (code, flags, counts, the file's copy and the lists of settled numbers: about 8
+// bytes a number). bench/egdb.md compares it with the builds' measured peaks.
+std::uint64_t build_memory_bytes(int pieces);
+std::string gib_text(std::uint64_t bytes);  // "7.6 GiB"
+// Refuses, naming both figures, a build whose need exceeds the machine's `physical_bytes`.
+Status check_build_memory(int pieces, std::uint64_t physical_bytes);
+
 // Checks every stored value of every slice up to `pieces` against its children under the rules of
 // the variant its files say (they must all say the same); the first inconsistency is the error.
 // Returns the number of positions checked.
