@@ -13,6 +13,7 @@
 
 #include "command_helpers.h"
 #include "damas/book/book_file.h"
+#include "damas/book/choice.h"
 #include "damas/core/notation.h"
 #include "damas/engine/engine.h"
 #include "rules_helpers.h"
@@ -240,4 +241,27 @@ TEST_CASE("book play: a Russian book is played in a Russian game and kept out of
   REQUIRE(engine.set_option(option::kVariant, "russian"));
   CHECK(think(engine, start).result.nodes == 0);
   std::remove(path.c_str());
+}
+
+TEST_CASE("book play: in the first two plies the margin is doubled, deeper it is the margin", "[book]") {
+  const Position start = Position::start();
+  const Position reply = start.after(move(start, "22-17"));
+  const Position third = reply.after(move(reply, "9-13"));
+  Book b;
+  b.settings = BuildSettings{1000, 10, 30, 3};
+  REQUIRE(b.add(BookEntry{start,
+                          0,
+                          {{move(start, "22-17"), 10, 12, 2, true},
+                           {move(start, "22-18"), 5, 11, 0, false},
+                           {move(start, "23-19"), 3, 11, 0, false}}}));
+  REQUIRE(b.add(BookEntry{
+      reply, 1, {{move(reply, "9-13"), -10, 11, 1, true}, {move(reply, "11-15"), -15, 11, 0, false}}}));
+  REQUIRE(b.add(BookEntry{
+      third, 2, {{move(third, "24-20"), 10, 10, 0, false}, {move(third, "23-18"), 5, 10, 0, false}}}));
+  CHECK(playable_moves(b, start, 255, 3).size() == 2);  // 22-17, 22-18 (within 6); not 23-19
+  CHECK(playable_moves(b, start, 255, 4).size() == 3);
+  CHECK(playable_moves(b, reply, 255, 3).size() == 2);  // ply 1: 11-15 is 5 below, within 6
+  CHECK(playable_moves(b, third, 255, 3).size() == 1);  // ply 2: the margin itself
+  CHECK(playable_moves(b, third, 255, 5).size() == 2);
+  CHECK(playable_moves(b, start, 255, 0).size() == 1);  // 0 plays the best only, everywhere
 }

@@ -8,9 +8,10 @@ std::vector<BookMove> playable_moves(const Book& book, const Position& position,
   const BookEntry* e = book.find(position);
   if (!e || e->ply >= max_ply || e->moves.empty()) return {};
   const Score best = best_score(*e);
+  const Score allowed = e->ply < kVarietyPlies ? 2 * margin : margin;
   std::vector<BookMove> moves;
   for (const BookMove& m : e->moves)
-    if (best - m.score <= margin) moves.push_back(m);
+    if (best - m.score <= allowed) moves.push_back(m);
   std::stable_sort(moves.begin(), moves.end(),
                    [](const BookMove& a, const BookMove& b) { return a.score > b.score; });
   return moves;

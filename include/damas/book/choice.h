@@ -16,8 +16,14 @@ struct BookPlay {
   std::uint64_t seed = 0;  // the same seed and position give the same move
 };
 
-// The moves within the margin of the best, best first; empty when the position is not in the book
-// or too deep for `max_ply`.
+// The plies from the initial position where the margin is doubled: the book's scores there are its
+// least settled (they moved by up to 0.15 man while the book grew, bench/book.md) and the choice
+// there decides which opening a game is; within the plain margin every game would meet the same
+// reply (bench/book.md, "Variety").
+inline constexpr int kVarietyPlies = 2;
+
+// The moves within the margin of the best (twice the margin in the first kVarietyPlies plies of
+// the book), best first; empty when the position is not in the book or too deep for `max_ply`.
 std::vector<BookMove> playable_moves(const Book& book, const Position& position, int max_ply, Score margin);
 
 // One of the playable moves, picked uniformly by the seed and the position.
