@@ -749,6 +749,30 @@ TEST_CASE("web api: the opening panel's book moves of the position, and how far 
   std::remove(path.c_str());
 }
 
+TEST_CASE("web api: a board serving Russian shows the Russian book in its Opening panel", "[web][russian]") {
+  const Position start = Position::start(Variant::Russian);
+  book::Book b;
+  b.variant = Variant::Russian;
+  REQUIRE(b.add(book::BookEntry{start, 0, {{*parse_any_move(start, "22-17"), 1, 30, 0, false}}}));
+  const std::string path = "/tmp/damas-web-opening-russian-" + std::to_string(getpid()) + ".book";
+  REQUIRE(book::write_book(path, b));
+  Api api(fast_config());
+  REQUIRE(api.set_engine_option("variant", "russian"));
+  REQUIRE(api.set_engine_option("book-file", path));
+  Answer o = call(api, "opening", session_body(new_game(api, R"({"variant":"russian"})")));
+  REQUIRE(o.status == 200);
+  CHECK(o.json.find("in_book")->as_bool());
+  CHECK(o.json.find("book_loaded")->as_bool());
+  CHECK(str(o.json, "book") == "opening book (russian): 1 positions in " + path + " (book-file)");
+  REQUIRE(o.json.find("moves")->as_array().size() == 1);
+  CHECK(str(o.json.find("moves")->as_array().front(), "id") == "22-17");
+  // A Brazilian game on this board: the Russian book is not its book.
+  o = call(api, "opening", session_body(new_game(api, R"({"variant":"brazilian"})")));
+  CHECK_FALSE(o.json.find("in_book")->as_bool());
+  CHECK_FALSE(o.json.find("book_loaded")->as_bool());
+  std::remove(path.c_str());
+}
+
 // ---- Russian draughts: the game a session plays follows its variant ---------------------------
 
 namespace {

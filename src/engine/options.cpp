@@ -98,7 +98,7 @@ std::vector<OptionSpec> user_options() {
               "sooner)"),
       integer(option::kBookMargin, 8, 0, 100,
               "pick at random (by seed) among the book moves within this many hundredths of a man of the "
-              "best; 0 = always the best"),
+              "best (twice as many in the first two plies); 0 = always the best"),
   };
 }
 
