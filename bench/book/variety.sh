@@ -4,17 +4,18 @@
 # opening book on and its default margin and seed (seed 0: a new choice every game), each game cut
 # at ply 10 (--max-plies: the moves out of the book are searched for 0.1 s); prints how many
 # different positions the games reached at ply 10, the most frequent first.
-# ENGINE defaults to build/release/damas, BOOK to bench/brazilian.book; MARGIN=M in the environment
-# sets book-margin.
+# ENGINE defaults to build/release/damas, BOOK to bench/<VARIANT>.book; MARGIN=M in the environment
+# sets book-margin, VARIANT=russian plays the Russian game (default brazilian).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 engine=${1:-$root/build/release/damas}
-book=${2:-$root/bench/brazilian.book}
+variant=${VARIANT:-brazilian}
+book=${2:-$root/bench/$variant.book}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for _ in $(seq 50); do echo "W:W21-32:B1-12 | start"; done >"$work/start.txt"
 options="book=true book-file=$book${MARGIN:+ book-margin=$MARGIN}"
-DAMAS_EGDB=none "$engine" selfplay --a "$options" --b "$options" --openings "$work/start.txt" \
+DAMAS_EGDB=none "$engine" selfplay --variant "$variant" --a "$options" --b "$options" --openings "$work/start.txt" \
   --movetime 0.1 --max-plies 10 --pdn "$work/games.pdn" -q >/dev/null
 # The moves of each game (PDN move numbers, tags, comments and results left out), one game a line.
 python3 - "$work/games.pdn" >"$work/moves.txt" <<'PY'
