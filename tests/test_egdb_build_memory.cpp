@@ -22,7 +22,9 @@ TEST_CASE("egdb build memory: a byte per number of every slice and the largest s
   // bench/egdb.md's plan for 6 pieces: 5,431,976,216 numbers and a largest slice of 257,826,240.
   CHECK(egdb::build_memory_bytes(6) == 5431976216ULL + 8 * 257826240ULL);
   CHECK(egdb::build_memory_bytes(7) > egdb::build_memory_bytes(6));
-  CHECK(egdb::gib_text(egdb::build_memory_bytes(6)) == "6.98 GiB");
+  CHECK(egdb::memory_text(egdb::build_memory_bytes(6)) == "6.98 GiB");
+  CHECK(egdb::memory_text(std::uint64_t{3} << 29) == "1.50 GiB");
+  CHECK(egdb::memory_text(std::uint64_t{5} << 19) == "2.5 MiB");
 }
 
 TEST_CASE("egdb build memory: a build the machine cannot hold is refused before it starts", "[egdb]") {
@@ -43,7 +45,8 @@ TEST_CASE("egdb build memory: a build the machine cannot hold is refused before 
   CHECK(test::run_command("test -e " + dir, out) != 0);
   // A small build says what it needs first, and logs its slices off a terminal.
   REQUIRE(test::run_command(std::string(DAMAS_BINARY) + " egdb build --pieces 2 --dir " + dir, out) == 0);
-  CHECK(out.find("egdb build: up to 2 pieces into " + dir + "; needs about 0.0") != std::string::npos);
+  CHECK(out.find("egdb build: up to 2 pieces into " + dir +
+                 "; needs about 0.0 MiB of memory (this machine has") != std::string::npos);
   CHECK(out.find("[1/4 wm0wk1bm0bk1]") != std::string::npos);
   REQUIRE(test::run_command("rm -r " + dir, out) == 0);
 }

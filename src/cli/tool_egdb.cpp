@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <random>
@@ -81,6 +82,32 @@ std::string progress_text(const egdb::BuildProgress& p) {
   return text;
 }
 
+// Said before anything is built; false (after saying why) when the machine cannot hold it.
+bool announce_memory(const egdb::BuildOptions& o) {
+  const std::uint64_t physical = platform::physical_memory_bytes();
+  if (Status s = egdb::check_build_memory(o.pieces, physical); !s) {
+    std::cerr << "damas egdb build: " << s.error() << "\n";
+    return false;
+  }
+  std::printf("egdb build: up to %d pieces into %s; needs about %s of memory (this machine has %s)\n",
+              o.pieces, o.dir.c_str(), egdb::memory_text(egdb::build_memory_bytes(o.pieces)).c_str(),
+              physical ? egdb::memory_text(physical).c_str() : "an unknown amount");
+  std::fflush(stdout);
+  return true;
+}
+
+// The progress bar on a terminal; elsewhere (a log) one line as each slice starts.
+std::function<void(const egdb::BuildProgress&)> progress_reporter(ProgressLine& line, int& logged_slice) {
+  return [&line, &logged_slice](const egdb::BuildProgress& p) {
+    if (line.terminal()) {
+      line.draw(progress_text(p));
+    } else if (p.slice_number != logged_slice) {
+      logged_slice = p.slice_number;
+      std::fprintf(stderr, "%s\n", progress_text(p).c_str());
+    }
+  };
+}
+
 void print_report(const egdb::BuildReport& r, double seconds) {
   std::printf(
       "built %d slices (%d already done), %llu positions in %.1f s (%.2f M positions/s), %llu bytes\n",
@@ -135,28 +162,10 @@ int build_command(const Args& args) {
     cluster = std::move(joined).value();
   }
   const bool speaks = !cluster || cluster->rank() == 0;  // one rank prints for all
-  if (!cluster) {
-    // Said before anything is built, and refused when the machine cannot hold it.
-    const std::uint64_t physical = platform::physical_memory_bytes();
-    if (Status s = egdb::check_build_memory(o.pieces, physical); !s) {
-      std::cerr << "damas egdb build: " << s.error() << "\n";
-      return 2;
-    }
-    std::printf("egdb build: up to %d pieces into %s; needs about %s of memory (this machine has %s)\n",
-                o.pieces, o.dir.c_str(), egdb::gib_text(egdb::build_memory_bytes(o.pieces)).c_str(),
-                physical ? egdb::gib_text(physical).c_str() : "an unknown amount");
-    std::fflush(stdout);
-  }
+  if (!cluster && !announce_memory(o)) return 2;
   ProgressLine line(stderr, speaks && platform::is_terminal(stderr));
-  int logged_slice = 0;  // off a terminal: one line as each slice starts
-  o.on_progress = [&line, &logged_slice, speaks](const egdb::BuildProgress& p) {
-    if (line.terminal()) {
-      line.draw(progress_text(p));
-    } else if (speaks && p.slice_number != logged_slice) {
-      logged_slice = p.slice_number;
-      std::fprintf(stderr, "%s\n", progress_text(p).c_str());
-    }
-  };
+  int logged_slice = 0;
+  if (speaks) o.on_progress = progress_reporter(line, logged_slice);
   const auto t0 = std::chrono::steady_clock::now();
   const Expected<egdb::BuildReport> r = cluster ? egdb::build_on_cluster(o, *cluster) : egdb::build(o);
   line.finish();

@@ -240,9 +240,12 @@ std::vector<Code> restore_captures(const Material& m, Variant variant, std::vect
   return codes;
 }
 
-std::string gib_text(std::uint64_t bytes) {
+std::string memory_text(std::uint64_t bytes) {
+  constexpr double kMiB = 1024.0 * 1024;
   char text[32];
-  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  if (bytes < (std::uint64_t{1} << 30))
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / kMiB);
+  else std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1024 * kMiB));
   return text;
 }
 
@@ -260,8 +263,8 @@ std::uint64_t build_memory_bytes(int pieces) {
 Status check_build_memory(int pieces, std::uint64_t physical_bytes) {
   const std::uint64_t needed = build_memory_bytes(pieces);
   if (physical_bytes == 0 || needed <= physical_bytes) return Ok{};
-  return Error{"a build up to " + std::to_string(pieces) + " pieces needs about " + gib_text(needed) +
-               " of memory and this machine has " + gib_text(physical_bytes) +
+  return Error{"a build up to " + std::to_string(pieces) + " pieces needs about " + memory_text(needed) +
+               " of memory and this machine has " + memory_text(physical_bytes) +
                ": build fewer pieces here, or on a larger machine (or a cluster, --mpi)"};
 }
 

@@ -192,7 +192,7 @@ Expected<BuildReport> build(const BuildOptions& options);
 // largest slice (code, flags, counts, the file's copy and the lists of settled numbers: about 8
 // bytes a number). bench/egdb.md compares it with the builds' measured peaks.
 std::uint64_t build_memory_bytes(int pieces);
-std::string gib_text(std::uint64_t bytes);  // "7.6 GiB"
+std::string memory_text(std::uint64_t bytes);  // "6.98 GiB", "412.5 MiB"
 // Refuses, naming both figures, a build whose need exceeds the machine's `physical_bytes`.
 Status check_build_memory(int pieces, std::uint64_t physical_bytes);
 
