@@ -318,6 +318,7 @@ TEST_CASE("fmjd64 lidraughts H: the count a FEN carries is the laws' count at it
   CHECK(fen_draw_plies(fen) == 8);
   CHECK(fen_draw_plies("W:WK1,K2:BK30") == 0);
   CHECK(fen_draw_plies("W:WK1,K2:BK30:F40:H3") == 3);
+  CHECK(fen_draw_plies("\"W:WK1,K2:BK30:H5:F40\"") == 5);  // as a PDN FEN tag quotes it
   CHECK(fen_draw_plies("W:WK1,K2:BK30:F40") == 0);
   const Position start = parse_fen(fen, Variant::Russian).value();
   Game fmjd(start, DrawRules::Fmjd64, fen_draw_plies(fen));

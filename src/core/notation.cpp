@@ -18,6 +18,14 @@ bool is_fen_counter(std::string_view field) {
   return field.size() >= 2 && (field[0] == 'H' || field[0] == 'F') && parse_decimal(field.substr(1), 4) >= 0;
 }
 
+// How many of a FEN's ':' fields come before lidraughts' counters (":H0:F1", after both piece
+// fields): the side and the pieces.
+std::size_t fields_before_counters(const std::vector<std::string_view>& fields) {
+  std::size_t n = fields.size();
+  while (n > 3 && is_fen_counter(trim(fields[n - 1]))) --n;
+  return n;
+}
+
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> parts;
   std::size_t start = 0;
@@ -55,15 +63,23 @@ std::optional<Numbering> parse_numbering(std::string_view name) {
 
 // ---- FEN ----
 
-Expected<Position> parse_fen(std::string_view text, Variant v) {
+namespace {
+
+// The FEN inside its optional PDN wrapper: [FEN "..."] or surrounding quotes.
+std::string_view unquoted_fen(std::string_view text) {
   text = trim(text);
-  if (text.empty()) return Error{"empty FEN"};
-  // Optional PDN wrapper: [FEN "..."] or surrounding quotes.
   if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
-  std::vector<std::string_view> fields = split(text, ':');
+  return text;
+}
+
+}  // namespace
+
+Expected<Position> parse_fen(std::string_view text, Variant v) {
+  if (trim(text).empty()) return Error{"empty FEN"};
+  std::vector<std::string_view> fields = split(unquoted_fen(text), ':');
   // lidraughts ends a FEN with its counters after both piece fields (":H0:F1"): read past here;
   // fen_draw_plies reads H, which seeds the FMJD-64 count.
-  while (fields.size() > 3 && is_fen_counter(trim(fields.back()))) fields.pop_back();
+  fields.resize(fields_before_counters(fields));
   Color side = Color::White;
   const std::string_view side_field = trim(fields[0]);
   if (side_field == "W") side = Color::White;
@@ -123,11 +139,10 @@ Expected<Position> parse_fen(std::string_view text, Variant v) {
 }
 
 int fen_draw_plies(std::string_view text) {
-  std::vector<std::string_view> fields = split(trim(text), ':');
-  for (std::size_t i = fields.size(); i > 3 && is_fen_counter(trim(fields[i - 1])); --i) {
-    const std::string_view field = trim(fields[i - 1]);
-    if (field[0] == 'H') return parse_decimal(field.substr(1), 4);
-  }
+  const std::vector<std::string_view> fields = split(unquoted_fen(text), ':');
+  for (std::size_t i = fields_before_counters(fields); i < fields.size(); ++i)
+    if (const std::string_view field = trim(fields[i]); field[0] == 'H')
+      return parse_decimal(field.substr(1), 4);
   return 0;
 }
 

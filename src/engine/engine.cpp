@@ -102,8 +102,9 @@ Status Engine::Impl::apply_option(std::string_view name, std::string_view value)
     Options next = options;
     if (Status s = next.set(name, value); !s) return s;
     if (Status s = use_egdb(next); !s) return s;
-    // Each game has its own book too; a book that cannot be used is reported, not refused.
-    if (name == option::kVariant) return use_book(options);
+    // Each game has its own book too (read again only when the game changes); a book that cannot
+    // be used is reported, not refused.
+    if (name == option::kVariant && options.variant() != book_status.variant) return use_book(options);
     return Ok{};
   }
   if (name == option::kBook || name == option::kBookFile) {
