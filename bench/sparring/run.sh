@@ -8,6 +8,7 @@
 # twice), no endgame databases and no book. Writes NAME.pdn, NAME.txt (appended) and NAME.log in the
 # working folder; run again after an interruption and it resumes (damas match -resume).
 # CONCURRENCY=1 plays one game at a time (two matches side by side on the 2 cores); default 2.
+# DRAW_RULES=fmjd64 referees (and tells both engines) by those laws instead of the game's default.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 name=${1:?NAME}
@@ -17,4 +18,4 @@ read -r -a options <<<"${4:-}"
 DAMAS_EGDB=none DAMAS_BOOK=none "$engine" match -engine cmd="$engine" args=hub name="$name" "${options[@]}" \
   -engine cmd="$partner" args=hub name=sparring option.probcut=false option.lmr=false \
   -each tc=5+0.05 option.threads=1 -openings file="$root/bench/fmjd64-150-ballots.txt" -rounds 200 \
-  -concurrency "${CONCURRENCY:-2}" -pdnout "$name.pdn" -log "$name.log" -resume >>"$name.txt" 2>&1
+  ${DRAW_RULES:+-draw-rules "$DRAW_RULES"} -concurrency "${CONCURRENCY:-2}" -pdnout "$name.pdn" -log "$name.log" -resume >>"$name.txt" 2>&1
