@@ -58,7 +58,7 @@ Expected<std::shared_ptr<const Database>> Database::open(const std::string& dir,
   if (!variant) return Error{variant.error()};
   db->variant_ = *variant;
   for (const Material& m : slices_up_to(pieces)) {
-    Expected<SliceFile> f = SliceFile::read_slice(dir, m, db->variant_);
+    Expected<SliceFile> f = SliceFile::read_slice(dir, m, db->variant_, BlockCheck::WhenProbed);
     if (!f && bad == BadSlice::Refuse) return Error{f.error()};
     if (!f) db->skipped_.push_back(f.error() + " (slice left out)");
     else db->slices_.emplace(m, std::move(f).value());
@@ -107,7 +107,9 @@ std::optional<Code> Database::probe_code(const Position& p, ProbeCache* cache) c
     const Material m = material_of(p);
     const auto it = slices_.find(m);
     if (it == slices_.end()) return std::nullopt;
-    code = it->second.code_at(SliceIndex(m).index_of(p), stm);
+    const std::optional<Code> stored = it->second.code_at(SliceIndex(m).index_of(p), stm);
+    if (!stored) return std::nullopt;  // a malformed block: no value rather than a guess
+    code = *stored;
   }
   if (cache) cache->store(p.key(), code);
   return code;

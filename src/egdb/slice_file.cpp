@@ -13,6 +13,7 @@ namespace damas::egdb {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'A', 'M', 'A', 'S', 'E', 'G', 'D'};
+constexpr std::uint8_t kBlockUnchecked = 0, kBlockSound = 1, kBlockMalformed = 2;
 
 constexpr bool game_types_fit_a_byte() {
   for (const Variant v : kVariants)
@@ -81,26 +82,31 @@ void tokenize(const std::vector<Code>& codes, std::uint64_t first, std::uint64_t
   }
 }
 
+// The kMaxCodeLength bits of payload from `bit` on, the first one highest (zeros past its end).
+std::uint32_t window_at(const std::vector<std::uint8_t>& payload, std::uint64_t bit) {
+  std::uint64_t bytes = 0;
+  const std::size_t first = static_cast<std::size_t>(bit / 8);
+  for (std::size_t i = 0; i < 5; ++i)
+    bytes = (bytes << 8) | (first + i < payload.size() ? payload[first + i] : 0u);
+  return static_cast<std::uint32_t>((bytes >> (40 - kMaxCodeLength - bit % 8)) &
+                                    ((1u << kMaxCodeLength) - 1));
+}
+
 // Walks the tokens of one block; visit(code, count) for each; false on malformed data.
 template <typename Visit>
 bool walk_block(const CanonicalCode& huff, const std::vector<std::uint8_t>& payload, std::uint64_t bit,
                 std::uint64_t end_bit, Visit&& visit) {
-  const auto next_bit = [&]() -> int {
-    if (bit >= end_bit) return -1;
-    const int b = (payload[bit / 8] >> (7 - bit % 8)) & 1;
-    ++bit;
-    return b;
-  };
   int last = -1;
   while (bit < end_bit) {
-    const int s = huff.decode(next_bit);
-    if (s < 0) return false;
-    if (s < 256) {
-      last = s;
-      if (!visit(static_cast<Code>(s), 1)) return true;
+    const CanonicalCode::Decoded d = huff.decode(window_at(payload, bit));
+    if (d.symbol < 0 || d.length > end_bit - bit) return false;
+    bit += static_cast<std::uint64_t>(d.length);
+    if (d.symbol < 256) {
+      last = d.symbol;
+      if (!visit(static_cast<Code>(d.symbol), 1)) return true;
     } else {
       if (last < 0) return false;
-      if (!visit(static_cast<Code>(last), kRunLengths[static_cast<std::size_t>(s - 256)])) return true;
+      if (!visit(static_cast<Code>(last), kRunLengths[static_cast<std::size_t>(d.symbol - 256)])) return true;
     }
   }
   return true;
@@ -134,6 +140,7 @@ SliceFile SliceFile::from_codes(const Material& m, Variant variant, const std::v
   }
   f.offsets_.push_back(out.bits());
   f.payload_ = std::move(out.bytes);
+  f.set_block_states(kBlockSound);
   return f;
 }
 
@@ -180,9 +187,10 @@ Status SliceFile::write(const std::string& path) const {
   return Ok{};
 }
 
-Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material& m, Variant variant) {
+Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material& m, Variant variant,
+                                          BlockCheck check) {
   const std::string path = slice_path(dir, m);
-  Expected<SliceFile> f = read(path);
+  Expected<SliceFile> f = read(path, check);
   if (f && f->material() != m) return Error{path + ": holds slice " + slice_name(f->material())};
   if (f && f->variant() != variant)
     return Error{path + ": holds " + std::string(to_string(f->variant())) + " values, not " +
@@ -190,11 +198,11 @@ Expected<SliceFile> SliceFile::read_slice(const std::string& dir, const Material
   return f;
 }
 
-Expected<SliceFile> SliceFile::read(const std::string& path) {
-  const Expected<std::vector<std::uint8_t>> read =
+Expected<SliceFile> SliceFile::read(const std::string& path, BlockCheck check) {
+  Expected<std::vector<std::uint8_t>> read =
       read_checked_bytes(path, "endgame database file", file_limit::kDatabaseSlice);
   if (!read) return Error{read.error()};
-  const std::vector<std::uint8_t>& data = *read;
+  std::vector<std::uint8_t>& data = *read;
   const auto bad = [&path](const std::string& why) {
     return Error{path + ": not a sound slice file: " + why};
   };
@@ -242,27 +250,50 @@ Expected<SliceFile> SliceFile::read(const std::string& path) {
   if (payload_bytes != body - payload_start || f.offsets_.front() != 0 ||
       f.offsets_.back() > 8 * payload_bytes)
     return bad("bad block index");
-  f.payload_.assign(data.begin() + static_cast<std::ptrdiff_t>(payload_start),
-                    data.begin() + static_cast<std::ptrdiff_t>(body));
+  // The payload is the file's bytes less header and checksum: moved, not copied (6 pieces: 1 GB).
+  data.resize(body);
+  data.erase(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(payload_start));
+  f.payload_ = std::move(data);
   f.huffman_ = CanonicalCode(f.lengths_);
-  // Every block must decode to exactly its number of positions.
-  for (std::uint64_t b = 0; b < blocks; ++b) {
+  for (std::uint64_t b = 0; b < blocks; ++b)
     if (f.offsets_[b + 1] < f.offsets_[b]) return bad("bad block index");
-    const std::uint64_t want = std::min<std::uint64_t>(kBlockSize, 2 * f.size_ - b * kBlockSize);
-    std::uint64_t got = 0;
-    const bool ok =
-        walk_block(f.huffman_, f.payload_, f.offsets_[b], f.offsets_[b + 1], [&](Code, std::uint64_t n) {
-          got += n;
-          return true;
-        });
-    if (!ok || got != want) return bad("block " + std::to_string(b) + " is malformed");
-  }
+  if (check == BlockCheck::Every)
+    for (std::uint64_t b = 0; b < blocks; ++b)
+      if (!f.block_is_sound(b)) return bad("block " + std::to_string(b) + " is malformed");
+  f.set_block_states(check == BlockCheck::Every ? kBlockSound : kBlockUnchecked);
   return f;
 }
 
-Code SliceFile::code_at(std::uint64_t index, Color side_to_move) const {
+void SliceFile::set_block_states(std::uint8_t state) {
+  const std::size_t blocks = offsets_.size() - 1;
+  block_states_ = std::make_unique<std::atomic<std::uint8_t>[]>(blocks);
+  for (std::size_t b = 0; b < blocks; ++b) block_states_[b].store(state, std::memory_order_relaxed);
+}
+
+bool SliceFile::block_checked(std::uint64_t b) const {
+  std::uint8_t state = block_states_[b].load(std::memory_order_relaxed);
+  if (state == kBlockUnchecked) {  // two threads may both decode it: the same answer
+    state = block_is_sound(b) ? kBlockSound : kBlockMalformed;
+    block_states_[b].store(state, std::memory_order_relaxed);
+  }
+  return state == kBlockSound;
+}
+
+bool SliceFile::block_is_sound(std::uint64_t b) const {
+  const std::uint64_t want = std::min<std::uint64_t>(kBlockSize, 2 * size_ - b * kBlockSize);
+  std::uint64_t got = 0;
+  const bool decoded =
+      walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code, std::uint64_t n) {
+        got += n;
+        return true;
+      });
+  return decoded && got == want;
+}
+
+std::optional<Code> SliceFile::code_at(std::uint64_t index, Color side_to_move) const {
   const std::uint64_t i = (side_to_move == Color::White ? 0 : size_) + index;
   const std::uint64_t b = i / kBlockSize;
+  if (!block_checked(b)) return std::nullopt;
   std::uint64_t skip = i % kBlockSize;
   Code found = kDrawCode;
   walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {

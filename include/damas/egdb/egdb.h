@@ -121,16 +121,23 @@ inline constexpr std::uint32_t kFileVersion = 2;
 inline constexpr std::uint32_t kBrazilianOnlyFileVersion = 1;
 inline constexpr std::uint32_t kBlockSize = 4096;
 
+// How much of a slice file read() decodes. Every: each block must decode to its count of
+// positions (the builder, verify, info). WhenProbed: the header, the block index and the checksum
+// only; a block is decoded when a probe reaches it, and a malformed one gives no value. The engine
+// opens its databases so: decoding every block of the 6-piece set at start took 30 s.
+enum class BlockCheck { Every, WhenProbed };
+
 class SliceFile {
  public:
   // Compresses codes (2 * index.size(): White to move first). Don't-care entries (numbers of no
   // position) are coded as whatever keeps runs long.
   static SliceFile from_codes(const Material& m, Variant variant, const std::vector<Code>& codes,
                               const std::array<SideStats, 2>& stats);
-  static Expected<SliceFile> read(const std::string& path);
+  static Expected<SliceFile> read(const std::string& path, BlockCheck check = BlockCheck::Every);
   // The file of slice m of `variant` in dir; a file that holds another slice or another
   // variant's values is refused too.
-  static Expected<SliceFile> read_slice(const std::string& dir, const Material& m, Variant variant);
+  static Expected<SliceFile> read_slice(const std::string& dir, const Material& m, Variant variant,
+                                        BlockCheck check = BlockCheck::Every);
   Status write(const std::string& path) const;  // temp file + rename
 
   const Material& material() const { return material_; }
@@ -138,11 +145,15 @@ class SliceFile {
   std::uint64_t size_per_side() const { return size_; }
   const std::array<SideStats, 2>& stats() const { return stats_; }
   std::uint64_t bytes() const;  // file size
-  Code code_at(std::uint64_t index, Color side_to_move) const;
+  // Nullopt when the position's block is malformed (possible only if read WhenProbed).
+  std::optional<Code> code_at(std::uint64_t index, Color side_to_move) const;
   std::vector<Code> decode_all() const;
 
  private:
   std::vector<std::uint8_t> serialize() const;
+  bool block_is_sound(std::uint64_t block) const;  // decodes to its count of positions
+  bool block_checked(std::uint64_t block) const;   // block_is_sound, decoded once
+  void set_block_states(std::uint8_t state);
   Material material_;
   Variant variant_ = Variant::Brazilian;
   std::uint32_t version_ = kFileVersion;  // as read (an older file has no variant byte)
@@ -152,6 +163,8 @@ class SliceFile {
   std::vector<std::uint64_t> offsets_;  // block b occupies bits [offsets_[b], offsets_[b+1])
   std::vector<std::uint8_t> payload_;
   CanonicalCode huffman_;
+  // Per block: unchecked, sound or malformed (a cache of block_is_sound, shared by the threads).
+  std::unique_ptr<std::atomic<std::uint8_t>[]> block_states_;
 };
 
 // ---- Build, verify --------------------------------------------------------------------------------
@@ -237,7 +250,7 @@ class Database {
  public:
   // Loads every slice of the largest piece count n <= max_pieces whose slices (and all
   // below) are all in dir; no complete count at all is an error, an unsound file too unless
-  // `bad` is Skip.
+  // `bad` is Skip. Blocks are checked when probed (BlockCheck::WhenProbed).
   static Expected<std::shared_ptr<const Database>> open(const std::string& dir, int max_pieces,
                                                         BadSlice bad = BadSlice::Refuse);
   // The same, but a directory already open in this process with the same arguments is shared:

@@ -92,27 +92,43 @@ class CanonicalCode {
       len = l;
     }
     (void)len;
+    fill_table();
   }
   std::uint32_t code(int s) const { return codes_[static_cast<std::size_t>(s)]; }
   int length(int s) const { return lengths_[static_cast<std::size_t>(s)]; }
-  // Decodes one symbol with next_bit() giving the bits; -1 for a bit string that is no code.
-  template <typename NextBit>
-  int decode(NextBit&& next_bit) const {
-    std::uint32_t code = 0;
-    for (std::size_t l = 1; l <= kMaxCodeLength; ++l) {
-      const int bit = next_bit();
-      if (bit < 0) return -1;
-      code = (code << 1) | static_cast<std::uint32_t>(bit);
-      if (code - first_code_[l] < count_[l]) return sorted_[first_index_[l] + code - first_code_[l]];
+  struct Decoded {
+    int symbol = -1;  // -1: the bits begin no code
+    int length = 0;
+  };
+  // The symbol whose code begins `window` (the next kMaxCodeLength bits, the first one highest):
+  // one table look-up for the codes of up to kLookupBits bits (nearly all), then length by length.
+  Decoded decode(std::uint32_t window) const {
+    const Decoded& quick = table_[window >> (kMaxCodeLength - kLookupBits)];
+    if (quick.symbol >= 0) return quick;
+    for (std::size_t l = kLookupBits + 1; l <= kMaxCodeLength; ++l) {
+      const std::uint32_t code = window >> (kMaxCodeLength - l);
+      if (code - first_code_[l] < count_[l])
+        return {sorted_[first_index_[l] + code - first_code_[l]], static_cast<int>(l)};
     }
-    return -1;
+    return {};
   }
 
  private:
+  static constexpr int kLookupBits = 10;
+  void fill_table() {
+    table_.assign(std::size_t{1} << kLookupBits, Decoded{});
+    for (const int s : sorted_) {
+      const int l = length(s);
+      if (l > kLookupBits) break;  // sorted_ is by length
+      const std::uint32_t first = code(s) << (kLookupBits - l);
+      for (std::uint32_t i = 0; i < (1u << (kLookupBits - l)); ++i) table_[first + i] = Decoded{s, l};
+    }
+  }
   std::vector<std::uint8_t> lengths_;
   std::vector<std::uint32_t> codes_;
   std::vector<int> sorted_;
   std::array<std::uint32_t, kMaxCodeLength + 1> first_code_{}, first_index_{}, count_{};
+  std::vector<Decoded> table_ = std::vector<Decoded>(std::size_t{1} << kLookupBits);
 };
 
 }  // namespace damas::egdb
