@@ -15,7 +15,7 @@ def search(damas, fen, directory, pieces, seconds, variant):
     out = subprocess.run([damas, "analyze", "--variant", variant, "--fen", fen, "--time", str(seconds),
                           "--book", "false", "--board", "no", "--threads", "1"] + path,
                          capture_output=True, text=True, check=True).stdout
-    last = re.search(r"score (\S+) for the side to move, depth (\d+), (\d+) nodes in ([\d.]+) s", out)
+    last = re.search(r"score (.+?) for the side to move, depth (\d+), (\d+) nodes in ([\d.]+) s", out)
     if not last:
         sys.exit(f"no search summary for {fen}:\n{out}")
     return int(last.group(2)), int(last.group(3)), float(last.group(4)), last.group(1)
