@@ -92,22 +92,20 @@ std::uint32_t window_at(const std::vector<std::uint8_t>& payload, std::uint64_t 
                                     ((1u << kMaxCodeLength) - 1));
 }
 
-// Walks the tokens of one block; visit(code, count) for each; false on malformed data.
+// Walks the tokens of one block from `bit` on; visit(code, count, token_bit) for each; false on
+// malformed data. `last` is the code a run token at `bit` repeats (-1 at a block's start).
 template <typename Visit>
 bool walk_block(const CanonicalCode& huff, const std::vector<std::uint8_t>& payload, std::uint64_t bit,
-                std::uint64_t end_bit, Visit&& visit) {
-  int last = -1;
+                std::uint64_t end_bit, Visit&& visit, int last = -1) {
   while (bit < end_bit) {
+    const std::uint64_t token_bit = bit;
     const CanonicalCode::Decoded d = huff.decode(window_at(payload, bit));
     if (d.symbol < 0 || d.length > end_bit - bit) return false;
     bit += static_cast<std::uint64_t>(d.length);
-    if (d.symbol < 256) {
-      last = d.symbol;
-      if (!visit(static_cast<Code>(d.symbol), 1)) return true;
-    } else {
-      if (last < 0) return false;
-      if (!visit(static_cast<Code>(last), kRunLengths[static_cast<std::size_t>(d.symbol - 256)])) return true;
-    }
+    if (d.symbol < 256) last = d.symbol;
+    else if (last < 0) return false;
+    const std::uint64_t count = d.symbol < 256 ? 1 : kRunLengths[static_cast<std::size_t>(d.symbol - 256)];
+    if (!visit(static_cast<Code>(last), count, token_bit)) return true;
   }
   return true;
 }
@@ -140,7 +138,7 @@ SliceFile SliceFile::from_codes(const Material& m, Variant variant, const std::v
   }
   f.offsets_.push_back(out.bits());
   f.payload_ = std::move(out.bytes);
-  f.set_block_states(kBlockSound);
+  f.set_block_states(kBlockUnchecked);
   return f;
 }
 
@@ -257,10 +255,10 @@ Expected<SliceFile> SliceFile::read(const std::string& path, BlockCheck check) {
   f.huffman_ = CanonicalCode(f.lengths_);
   for (std::uint64_t b = 0; b < blocks; ++b)
     if (f.offsets_[b + 1] < f.offsets_[b]) return bad("bad block index");
+  f.set_block_states(kBlockUnchecked);
   if (check == BlockCheck::Every)
     for (std::uint64_t b = 0; b < blocks; ++b)
-      if (!f.block_is_sound(b)) return bad("block " + std::to_string(b) + " is malformed");
-  f.set_block_states(check == BlockCheck::Every ? kBlockSound : kBlockUnchecked);
+      if (!f.block_checked(b)) return bad("block " + std::to_string(b) + " is malformed");
   return f;
 }
 
@@ -268,26 +266,35 @@ void SliceFile::set_block_states(std::uint8_t state) {
   const std::size_t blocks = offsets_.size() - 1;
   block_states_ = std::make_unique<std::atomic<std::uint8_t>[]>(blocks);
   for (std::size_t b = 0; b < blocks; ++b) block_states_[b].store(state, std::memory_order_relaxed);
+  checkpoints_ = std::make_unique<std::atomic<std::uint64_t>[]>(blocks * (kCheckpoints - 1));
 }
 
 bool SliceFile::block_checked(std::uint64_t b) const {
-  std::uint8_t state = block_states_[b].load(std::memory_order_relaxed);
+  std::uint8_t state = block_states_[b].load(std::memory_order_acquire);
   if (state == kBlockUnchecked) {  // two threads may both decode it: the same answer
-    state = block_is_sound(b) ? kBlockSound : kBlockMalformed;
-    block_states_[b].store(state, std::memory_order_relaxed);
+    state = scan_block(b) ? kBlockSound : kBlockMalformed;
+    block_states_[b].store(state, std::memory_order_release);
   }
   return state == kBlockSound;
 }
 
-bool SliceFile::block_is_sound(std::uint64_t b) const {
+// A checkpoint packs the token that holds position k * kCheckpointEvery of a block: its bit offset
+// in the block (< 2^20), how many of its positions come before (< 2^11), its code (8 bits).
+bool SliceFile::scan_block(std::uint64_t b) const {
   const std::uint64_t want = std::min<std::uint64_t>(kBlockSize, 2 * size_ - b * kBlockSize);
   std::uint64_t got = 0;
-  const bool decoded =
-      walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code, std::uint64_t n) {
-        got += n;
-        return true;
-      });
-  return decoded && got == want;
+  std::uint32_t next = 1;
+  const auto visit = [&](Code c, std::uint64_t n, std::uint64_t token_bit) {
+    for (; next < kCheckpoints && next * kCheckpointEvery < got + n; ++next) {
+      const std::uint64_t before = next * kCheckpointEvery - got;
+      const std::uint64_t packed = (token_bit - offsets_[b]) | before << 20 | std::uint64_t{c} << 31;
+      checkpoints_[b * (kCheckpoints - 1) + next - 1].store(packed, std::memory_order_relaxed);
+    }
+    got += n;
+    return true;
+  };
+  return walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], visit) && got == want &&
+         offsets_[b + 1] - offsets_[b] < (1u << 20);
 }
 
 std::optional<Code> SliceFile::code_at(std::uint64_t index, Color side_to_move) const {
@@ -295,15 +302,24 @@ std::optional<Code> SliceFile::code_at(std::uint64_t index, Color side_to_move) 
   const std::uint64_t b = i / kBlockSize;
   if (!block_checked(b)) return std::nullopt;
   std::uint64_t skip = i % kBlockSize;
+  std::uint64_t bit = offsets_[b];
+  int last = -1;
+  if (const std::uint64_t k = skip / kCheckpointEvery; k > 0) {  // start at the checkpoint before i
+    const std::uint64_t packed = checkpoints_[b * (kCheckpoints - 1) + k - 1].load(std::memory_order_relaxed);
+    bit += packed & ((1u << 20) - 1);
+    skip = skip - k * kCheckpointEvery + (packed >> 20 & ((1u << 11) - 1));
+    last = static_cast<int>(packed >> 31 & 0xff);
+  }
   Code found = kDrawCode;
-  walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {
+  const auto visit = [&](Code c, std::uint64_t n, std::uint64_t) {
     if (skip < n) {
       found = c;
       return false;
     }
     skip -= n;
     return true;
-  });
+  };
+  walk_block(huffman_, payload_, bit, offsets_[b + 1], visit, last);
   return found;
 }
 
@@ -311,7 +327,7 @@ std::vector<Code> SliceFile::decode_all() const {
   std::vector<Code> out;
   out.reserve(2 * size_);
   for (std::size_t b = 0; b + 1 < offsets_.size(); ++b)
-    walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n) {
+    walk_block(huffman_, payload_, offsets_[b], offsets_[b + 1], [&](Code c, std::uint64_t n, std::uint64_t) {
       out.insert(out.end(), n, c);
       return true;
     });

@@ -151,9 +151,12 @@ class SliceFile {
 
  private:
   std::vector<std::uint8_t> serialize() const;
-  bool block_is_sound(std::uint64_t block) const;  // decodes to its count of positions
-  bool block_checked(std::uint64_t block) const;   // block_is_sound, decoded once
+  // Decodes a block whole: true when it holds its count of positions; records its checkpoints.
+  bool scan_block(std::uint64_t block) const;
+  bool block_checked(std::uint64_t block) const;  // scan_block, once per block
   void set_block_states(std::uint8_t state);
+  // A probe decodes from the checkpoint before its position, not from the block's start.
+  static constexpr std::uint32_t kCheckpointEvery = 512, kCheckpoints = kBlockSize / kCheckpointEvery;
   Material material_;
   Variant variant_ = Variant::Brazilian;
   std::uint32_t version_ = kFileVersion;  // as read (an older file has no variant byte)
@@ -163,8 +166,10 @@ class SliceFile {
   std::vector<std::uint64_t> offsets_;  // block b occupies bits [offsets_[b], offsets_[b+1])
   std::vector<std::uint8_t> payload_;
   CanonicalCode huffman_;
-  // Per block: unchecked, sound or malformed (a cache of block_is_sound, shared by the threads).
+  // Per block: unchecked, sound or malformed (a cache of scan_block, shared by the threads), and
+  // its checkpoints after the first (scan_block writes them before the state says sound).
   std::unique_ptr<std::atomic<std::uint8_t>[]> block_states_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> checkpoints_;
 };
 
 // ---- Build, verify --------------------------------------------------------------------------------
