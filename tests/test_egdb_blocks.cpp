@@ -62,10 +62,10 @@ TEST_CASE("egdb blocks: a malformed block is refused by a full read and gives no
   const Expected<egdb::SliceFile> lazy =
       egdb::SliceFile::read_slice(o.dir, m, Variant::Brazilian, egdb::BlockCheck::WhenProbed);
   REQUIRE(lazy.has_value());
-  CHECK_FALSE(lazy->code_at(0, Color::White).has_value());                        // block 0
-  CHECK_FALSE(lazy->code_at(egdb::kBlockSize, Color::White).has_value());         // block 1
+  CHECK_FALSE(lazy->code_at(0, Color::White).has_value());                 // block 0
+  CHECK_FALSE(lazy->code_at(egdb::kBlockSize, Color::White).has_value());  // block 1
   for (const std::uint64_t i : {std::uint64_t{2} * egdb::kBlockSize, index.size() - 1}) {
-    REQUIRE(lazy->code_at(i, Color::Black).has_value());  // blocks 4 and 7 (Black's half)
+    REQUIRE(lazy->code_at(i, Color::Black).has_value());  // blocks 5 and 7 (Black to move)
     CHECK(*lazy->code_at(i, Color::Black) == *sound->code_at(i, Color::Black));
   }
 
