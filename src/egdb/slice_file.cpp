@@ -100,7 +100,7 @@ bool walk_block(const CanonicalCode& huff, const std::vector<std::uint8_t>& payl
   while (bit < end_bit) {
     const std::uint64_t token_bit = bit;
     const CanonicalCode::Decoded d = huff.decode(window_at(payload, bit));
-    if (d.symbol < 0 || d.length > end_bit - bit) return false;
+    if (d.symbol < 0 || static_cast<std::uint64_t>(d.length) > end_bit - bit) return false;
     bit += static_cast<std::uint64_t>(d.length);
     if (d.symbol < 256) last = d.symbol;
     else if (last < 0) return false;
