@@ -8,7 +8,7 @@
 namespace damas {
 
 Game::Game(const Position& start, DrawRules rules, int start_plies)
-    : rules_(rules), start_plies_(start_plies) {
+    : start_plies_(start_plies), rules_(rules) {
   positions_.push_back(start);
   counters_.push_back(start_counters(rules, start_plies));
 }
