@@ -138,7 +138,7 @@ SliceFile SliceFile::from_codes(const Material& m, Variant variant, const std::v
   }
   f.offsets_.push_back(out.bits());
   f.payload_ = std::move(out.bytes);
-  f.set_block_states(kBlockUnchecked);
+  f.reset_block_states();
   return f;
 }
 
@@ -255,17 +255,17 @@ Expected<SliceFile> SliceFile::read(const std::string& path, BlockCheck check) {
   f.huffman_ = CanonicalCode(f.lengths_);
   for (std::uint64_t b = 0; b < blocks; ++b)
     if (f.offsets_[b + 1] < f.offsets_[b]) return bad("bad block index");
-  f.set_block_states(kBlockUnchecked);
+  f.reset_block_states();
   if (check == BlockCheck::Every)
     for (std::uint64_t b = 0; b < blocks; ++b)
       if (!f.block_checked(b)) return bad("block " + std::to_string(b) + " is malformed");
   return f;
 }
 
-void SliceFile::set_block_states(std::uint8_t state) {
+void SliceFile::reset_block_states() {
   const std::size_t blocks = offsets_.size() - 1;
   block_states_ = std::make_unique<std::atomic<std::uint8_t>[]>(blocks);
-  for (std::size_t b = 0; b < blocks; ++b) block_states_[b].store(state, std::memory_order_relaxed);
+  for (std::size_t b = 0; b < blocks; ++b) block_states_[b].store(kBlockUnchecked, std::memory_order_relaxed);
   checkpoints_ = std::make_unique<std::atomic<std::uint64_t>[]>(blocks * (kCheckpoints - 1));
 }
 

@@ -154,7 +154,7 @@ class SliceFile {
   // Decodes a block whole: true when it holds its count of positions; records its checkpoints.
   bool scan_block(std::uint64_t block) const;
   bool block_checked(std::uint64_t block) const;  // scan_block, once per block
-  void set_block_states(std::uint8_t state);
+  void reset_block_states();                      // every block unchecked, no checkpoint yet
   // A probe decodes from the checkpoint before its position, not from the block's start.
   static constexpr std::uint32_t kCheckpointEvery = 512, kCheckpoints = kBlockSize / kCheckpointEvery;
   Material material_;
