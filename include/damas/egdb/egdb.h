@@ -289,8 +289,10 @@ class Database {
 // ends the game, whatever the defender plays: the winner keeps to moves of the shortest distance
 // (any of them), the defender may play any move, and the counters start at `counters` (seed: the
 // position's own count of reversible plies). A sufficient test: a win that needs a longer line
-// (one that resets a count on the way) is not found. False when p is not a database win.
-bool wins_inside_laws(const Database& db, const Position& p, DrawRules rules,
-                      const DrawCounters& counters = {});
+// (one that resets a count on the way) is not found. False when p is not a database win;
+// nullopt when deciding it takes more than `node_budget` positions of that tree.
+std::optional<bool> wins_inside_laws(const Database& db, const Position& p, DrawRules rules,
+                                     const DrawCounters& counters = {},
+                                     std::uint64_t node_budget = 2'000'000);
 
 }  // namespace damas::egdb
