@@ -1,23 +1,37 @@
 // Database wins checked against the draw laws (egdb::wins_inside_laws): the check gives up past its
-// node budget instead of running for hours on the tree of a long win, and says so.
+// node budget instead of running for hours on the tree of a long win, and says so; and
+// `egdb convert`, which draws its positions by that check, read back from its own --save.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
+#include "command_helpers.h"
 #include "damas/core/movegen.h"
 #include "damas/egdb/egdb.h"
 
 using namespace damas;
 namespace fs = std::filesystem;
 
-TEST_CASE("egdb laws: past its node budget the law check is undecided, never a wrong verdict", "[egdb]") {
-  const fs::path dir = fs::temp_directory_path() / ("damas_egdb_laws_" + std::to_string(getpid()));
+namespace {
+
+// The databases of up to 3 pieces in a fresh temporary directory named after `name`.
+fs::path three_piece_set(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("damas_egdb_" + name + "_" + std::to_string(getpid()));
   egdb::BuildOptions o;
   o.dir = dir.string();
   o.pieces = 3;
   REQUIRE(egdb::build(o).has_value());
-  const auto db = egdb::Database::open(o.dir, 3);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("egdb laws: past its node budget the law check is undecided, never a wrong verdict", "[egdb]") {
+  const fs::path dir = three_piece_set("laws");
+  const auto db = egdb::Database::open(dir.string(), 3);
   REQUIRE(db.has_value());
 
   const egdb::SliceIndex index(egdb::Material{0, 2, 1, 0});  // two kings against a man
@@ -44,5 +58,26 @@ TEST_CASE("egdb laws: past its node budget the law check is undecided, never a w
   CHECK(wins > 100);
   CHECK(undecided > 100);
   CHECK(decided_in_one_node > 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("egdb convert: a saved list played again counts by the groups of the first run", "[egdb]") {
+  const fs::path dir = three_piece_set("saved");
+  const std::string saved = (dir / "saved.txt").string();
+  const std::string convert =
+      std::string(DAMAS_BINARY) + " egdb convert --depth 2 --engine egdb-path=" + dir.string();
+  std::string first, again;
+  test::run_command(convert + " --dir " + dir.string() + " --pieces 3 --games 6 --save " + saved, first);
+  REQUIRE_THAT(first, Catch::Contains("of 6 positions won"));
+  std::ifstream list(saved);
+  std::string line;
+  REQUIRE(std::getline(list, line));
+  CHECK_THAT(line, Catch::Contains(", win in "));  // the distance is saved with the group
+
+  test::run_command(convert + " --positions " + saved, again);
+  REQUIRE_THAT(again, Catch::Contains("of 6 positions won"));
+  CHECK_THAT(again, !Catch::Contains("win in"));  // groups, not one line per distance
+  const auto table = [](const std::string& out) { return out.substr(0, out.find("converted ")); };
+  CHECK(table(again) == table(first));
   fs::remove_all(dir);
 }

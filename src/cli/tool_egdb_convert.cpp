@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <regex>
 #include <thread>
 
 #include "damas/cli/cli.h"
@@ -50,6 +51,15 @@ struct Task {
   std::string group;
   int distance = 0;  // database plies to the end (0 when unknown)
 };
+
+// A line of --save read back: "group, win in N" names the group and the distance, so a replay
+// counts by group as the first run did.
+Task task_of_saved_line(const Opening& o) {
+  static const std::regex saved(R"((.+), win in (\d{1,6}))");
+  std::smatch m;
+  if (std::regex_match(o.name, m, saved)) return Task{o.position(), m[1].str(), std::stoi(m[2].str())};
+  return Task{o.position(), o.name.empty() ? material_group(o.position()) : o.name, 0};
+}
 
 struct Outcome {
   bool converted = false;
@@ -179,8 +189,7 @@ int egdb_convert_main(const Args& args) {
     Expected<std::vector<Opening>> list =
         load_openings(vm["positions"].as<std::string>(), OpeningFormat::Fen);
     if (!list) return fail(list.error(), 2);
-    for (const Opening& o : *list)
-      tasks.push_back(Task{o.position(), o.name.empty() ? material_group(o.position()) : o.name, 0});
+    for (const Opening& o : *list) tasks.push_back(task_of_saved_line(o));
   } else {
     const int pieces = vm["pieces"].as<int>();
     const int from = vm["from-pieces"].as<int>() ? vm["from-pieces"].as<int>() : pieces;
