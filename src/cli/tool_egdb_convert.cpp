@@ -52,8 +52,13 @@ struct Task {
   int distance = 0;  // database plies to the end (0 when unknown)
 };
 
-// A line of --save read back: "group, win in N" names the group and the distance, so a replay
-// counts by group as the first run did.
+// A task's name on a line of --save and in messages: "group, win in N" (N when known).
+std::string saved_name(const Task& t) {
+  return t.group + (t.distance ? ", win in " + std::to_string(t.distance) : "");
+}
+
+// A line of --save read back (saved_name's inverse), so a replay counts by group as the first
+// run did.
 Task task_of_saved_line(const Opening& o) {
   static const std::regex saved(R"((.+), win in (\d{1,6}))");
   std::smatch m;
@@ -215,9 +220,7 @@ int egdb_convert_main(const Args& args) {
   }
   if (vm.count("save")) {
     std::ofstream out(vm["save"].as<std::string>());
-    for (const Task& t : tasks)
-      out << to_fen(t.start) << " | " << t.group
-          << (t.distance ? ", win in " + std::to_string(t.distance) : "") << "\n";
+    for (const Task& t : tasks) out << to_fen(t.start) << " | " << saved_name(t) << "\n";
     if (!out) return fail("cannot write " + vm["save"].as<std::string>(), 1);
   }
 
@@ -245,8 +248,7 @@ int egdb_convert_main(const Args& args) {
       const std::lock_guard lock(print);
       ++finished;
       if (!outcomes[i].converted && line.terminal())
-        line.message("NOT CONVERTED: " + to_fen(tasks[i].start) + " (" + tasks[i].group +
-                     (tasks[i].distance ? ", win in " + std::to_string(tasks[i].distance) : "") +
+        line.message("NOT CONVERTED: " + to_fen(tasks[i].start) + " (" + saved_name(tasks[i]) +
                      "): " + outcomes[i].end + " after " + std::to_string(outcomes[i].plies) + " plies");
       line.draw(std::to_string(finished) + "/" + std::to_string(tasks.size()) + " games " +
                 bar_text(finished, tasks.size()));
