@@ -25,6 +25,7 @@
 #include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
+#include "egdb_test_sets.h"
 
 using namespace damas;
 namespace fs = std::filesystem;
@@ -45,41 +46,8 @@ const fs::path& scratch() {
   return dir.path;
 }
 
-// The databases up to `pieces`, built once for this test binary: ctest runs each case in its own
-// process, so they live in a directory named after the binary's time stamp, and a later process
-// resumes (reuses) what an earlier one built.
-fs::path shared_cache() {
-  std::error_code ec;
-  const auto stamp = fs::last_write_time("/proc/self/exe", ec).time_since_epoch().count();
-  std::string name = "damas_egdb_test_cache_";
-  name += std::to_string(stamp);
-  return fs::temp_directory_path() / name;
-}
-
-const std::string& built(int pieces, Variant variant = Variant::Brazilian) {
-  static std::map<std::pair<int, Variant>, std::string> dirs;
-  auto it = dirs.find({pieces, variant});
-  if (it != dirs.end()) return it->second;
-  egdb::BuildOptions o;
-  std::string name = variant == Variant::Brazilian ? "p" : std::string(to_string(variant)) + "-p";
-  name += std::to_string(pieces);
-  o.dir = (shared_cache() / name).string();
-  o.variant = variant;
-  o.pieces = pieces;
-  o.threads = 2;
-  const Expected<egdb::BuildReport> r = egdb::build(o);
-  REQUIRE(r.has_value());
-  return dirs.emplace(std::pair{pieces, variant}, o.dir).first->second;
-}
-
-// Opened once per test run too.
-std::shared_ptr<const egdb::Database> database(int pieces) {
-  static std::map<int, std::shared_ptr<const egdb::Database>> open;
-  if (const auto it = open.find(pieces); it != open.end()) return it->second;
-  const auto db = egdb::Database::open(built(pieces), pieces);
-  REQUIRE(db.has_value());
-  return open.emplace(pieces, *db).first->second;
-}
+using test::built;
+using test::database;
 
 egdb::Value probe(const char* fen) {
   const Expected<Position> p = parse_fen(fen);

@@ -11,28 +11,13 @@
 #include "command_helpers.h"
 #include "damas/core/movegen.h"
 #include "damas/egdb/egdb.h"
+#include "egdb_test_sets.h"
 
 using namespace damas;
 namespace fs = std::filesystem;
 
-namespace {
-
-// The databases of up to 3 pieces in a fresh temporary directory named after `name`.
-fs::path three_piece_set(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("damas_egdb_" + name + "_" + std::to_string(getpid()));
-  egdb::BuildOptions o;
-  o.dir = dir.string();
-  o.pieces = 3;
-  REQUIRE(egdb::build(o).has_value());
-  return dir;
-}
-
-}  // namespace
-
 TEST_CASE("egdb laws: past its node budget the law check is undecided, never a wrong verdict", "[egdb]") {
-  const fs::path dir = three_piece_set("laws");
-  const auto db = egdb::Database::open(dir.string(), 3);
-  REQUIRE(db.has_value());
+  const std::shared_ptr<const egdb::Database> db = test::database(3);
 
   const egdb::SliceIndex index(egdb::Material{0, 2, 1, 0});  // two kings against a man
   int wins = 0, undecided = 0, decided_in_one_node = 0;
@@ -40,12 +25,12 @@ TEST_CASE("egdb laws: past its node budget the law check is undecided, never a w
     for (std::uint64_t i = 0; i < index.size(); i += 7) {
       const std::optional<Position> p = index.position_of(i, Color::White);
       if (!p || has_capture(*p)) continue;
-      const std::optional<egdb::Value> v = (*db)->probe(*p);
+      const std::optional<egdb::Value> v = db->probe(*p);
       if (!v || v->wdl != egdb::Wdl::Win) continue;
-      const std::optional<bool> unbounded = egdb::wins_inside_laws(**db, *p, rules, {}, 1'000'000'000);
+      const std::optional<bool> unbounded = egdb::wins_inside_laws(*db, *p, rules, {}, 1'000'000'000);
       REQUIRE(unbounded.has_value());
       wins += *unbounded;
-      const std::optional<bool> one_node = egdb::wins_inside_laws(**db, *p, rules, {}, 1);
+      const std::optional<bool> one_node = egdb::wins_inside_laws(*db, *p, rules, {}, 1);
       if (!one_node) {
         ++undecided;
         CHECK(v->plies > 1);  // a win in one ply is decided at the root
@@ -58,16 +43,15 @@ TEST_CASE("egdb laws: past its node budget the law check is undecided, never a w
   CHECK(wins > 100);
   CHECK(undecided > 100);
   CHECK(decided_in_one_node > 0);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("egdb convert: a saved list played again counts by the groups of the first run", "[egdb]") {
-  const fs::path dir = three_piece_set("saved");
-  const std::string saved = (dir / "saved.txt").string();
-  const std::string convert =
-      std::string(DAMAS_BINARY) + " egdb convert --depth 2 --engine egdb-path=" + dir.string();
+  const std::string& dir = test::built(3);
+  const std::string saved =
+      (fs::temp_directory_path() / ("damas_egdb_saved_" + std::to_string(getpid()) + ".txt")).string();
+  const std::string convert = std::string(DAMAS_BINARY) + " egdb convert --depth 2 --engine egdb-path=" + dir;
   std::string first, again;
-  test::run_command(convert + " --dir " + dir.string() + " --pieces 3 --games 6 --save " + saved, first);
+  test::run_command(convert + " --dir " + dir + " --pieces 3 --games 6 --save " + saved, first);
   REQUIRE_THAT(first, Catch::Contains("of 6 positions won"));
   std::ifstream list(saved);
   std::string line;
@@ -79,5 +63,5 @@ TEST_CASE("egdb convert: a saved list played again counts by the groups of the f
   CHECK_THAT(again, !Catch::Contains("win in"));  // groups, not one line per distance
   const auto table = [](const std::string& out) { return out.substr(0, out.find("converted ")); };
   CHECK(table(again) == table(first));
-  fs::remove_all(dir);
+  fs::remove(saved);
 }
