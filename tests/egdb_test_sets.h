@@ -29,7 +29,8 @@ inline const std::string& built(int pieces, damas::Variant variant = damas::Vari
   auto it = dirs.find({pieces, variant});
   if (it != dirs.end()) return it->second;
   damas::egdb::BuildOptions o;
-  std::string name = variant == damas::Variant::Brazilian ? "p" : std::string(damas::to_string(variant)) + "-p";
+  std::string name =
+      variant == damas::Variant::Brazilian ? "p" : std::string(damas::to_string(variant)) + "-p";
   name += std::to_string(pieces);
   o.dir = (shared_cache() / name).string();
   o.variant = variant;
