@@ -127,20 +127,14 @@ EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   return {sign > 0 ? win_in(ply + v->plies) : loss_in(ply + v->plies), true};
 }
 
-// A position repeated inside the search path is a draw: the side that could avoid it would have,
-// and the other can repeat it again. One that repeats the game before the root is a draw only when
-// the referee would call it (rules::kRepetitionDrawCount): a defender who steps back once to a
-// position of the game has not drawn a won ending.
+// A repetition of an earlier position (game history or search path) is scored as a draw: the
+// side that could avoid it would have, and the other is happy with it.
 bool Worker::is_repetition(const Position& pos, int ply) const {
   const std::size_t index = root_key_index_ + static_cast<std::size_t>(ply);
   const auto reach = static_cast<std::size_t>(pos.reversible_plies());
   const Key key = pos.key();
-  int occurrences = 1;
-  for (std::size_t back = 4; back <= reach && back <= index; back += 2) {
-    if (keys_[index - back] != key) continue;
-    if (back < static_cast<std::size_t>(ply)) return true;
-    if (++occurrences >= rules::kRepetitionDrawCount) return true;
-  }
+  for (std::size_t back = 4; back <= reach && back <= index; back += 2)
+    if (keys_[index - back] == key) return true;
   return false;
 }
 
