@@ -80,7 +80,9 @@ void pos(State& s, const hub::Line& line) {
   const Numbering numbering = s.mode == "a1" ? Numbering::A1 : Numbering::Standard;
   Position p = Position::start();
   if (const hub::Argument* a = line.find("pos")) {
-    const Expected<Position> parsed = parse_hub_position(a->value);
+    // damas' runner sends a FEN (with lidraughts' H) to an engine that declares draw-rules.
+    const Expected<Position> parsed =
+        a->value.find(':') != std::string::npos ? parse_fen(a->value) : parse_hub_position(a->value);
     if (!parsed) return say("error message=\"bad position\"");
     p = *parsed;
   }

@@ -949,6 +949,30 @@ TEST_CASE("Match referee: -draw-rules is sent to engines that declare the parame
   CHECK(again->find("value=fmjd64") == std::string::npos);
 }
 
+TEST_CASE("Match referee: a start's count (lidraughts' H) is told to engines that declare draw-rules",
+          "[match][laws]") {
+  Opening opening = quiet_opening("W:WK1,K3:BK30", 2);
+  opening.start_plies = 4;  // 7.2.8 draws at 10: four plies are left
+  HubMatchSpec spec = match_of({fake("rules", "declares"), fake("first", "silent")}, 1);
+  spec.openings = {opening};
+  spec.games = 1;
+  spec.draw_rules = DrawRules::Fmjd64;
+  spec.debug = true;
+  spec.log_path = (scratch_dir() / "count.log").string();
+  std::filesystem::remove(spec.log_path);
+  const Expected<HubMatchResult> r = run_hub_match(spec);
+  REQUIRE(r.has_value());
+  REQUIRE(r->games.size() == 1);
+  const HubGame& g = r->games.front();
+  CHECK(g.failure == Failure::None);
+  CHECK(g.termination.rfind("FMJD-64 7.2.8:", 0) == 0);
+  CHECK(g.plies == 6);
+  const Expected<std::string> log = read_text_file(spec.log_path, "log");
+  REQUIRE(log.has_value());
+  CHECK(log->find("[declares] > pos pos=" + to_fen(opening.start) + ":H4 moves=") != std::string::npos);
+  CHECK(log->find("[silent] > pos pos=" + to_hub_position(opening.start) + " moves=") != std::string::npos);
+}
+
 TEST_CASE("Match command line: -draw-rules", "[match][cli]") {
   const auto spec_of = [](std::vector<std::string> words) {
     std::vector<cli::OptionGroup> groups{{"engine", {"cmd=a", "depth=1"}}, {"engine", {"cmd=b", "depth=1"}}};

@@ -52,8 +52,9 @@ po::options_description match_options() {
                "movecount=M score=S: a loss for a side whose score stays at or below -S for M moves")(
       "maxmoves", words(), "a draw after this many moves")(
       "draw-rules", words(),
-      "seed | fmjd64: the referee's draw laws (PDN DrawRules tag), also sent as set-param draw-rules to "
-      "engines that declare it (default seed)")("variant", words(), variant_help.c_str())(
+      "seed | fmjd64 | portuguese: the referee's draw laws (PDN DrawRules tag), also sent as set-param "
+      "draw-rules to engines that declare it (default the game's own: fmjd64 for Russian, portuguese for "
+      "Portuguese, seed for the others)")("variant", words(), variant_help.c_str())(
       "recover", words(), "restart a crashed engine and go on (else the match stops)")(
       "log", words(), "file for the engines' stderr (default damas-match.log)")(
       "debug", words(), "also write every protocol line to the log")("event", words(), "PDN Event tag");

@@ -119,13 +119,21 @@ Status HubEngine::configure() {
     if (Status s = set_param(name, value); !s) return s;
     draw_rules_given = draw_rules_given || name == "draw-rules";
   }
-  const auto declares = [&](std::string_view name) {
-    return std::any_of(params_.begin(), params_.end(),
-                       [&](const hub::ParamDeclaration& p) { return p.name == name; });
-  };
   if (!spec_.draw_rules.empty() && !draw_rules_given && declares("draw-rules"))
     if (Status s = set_param("draw-rules", spec_.draw_rules); !s) return s;
   return send("init");
+}
+
+bool HubEngine::declares(std::string_view name) const {
+  return std::any_of(params_.begin(), params_.end(),
+                     [&](const hub::ParamDeclaration& p) { return p.name == name; });
+}
+
+// An engine that declares draw-rules counts the laws: a start that came with a count (a lidraughts
+// FEN's H) is sent as that FEN, which damas' Hub reads. The others get the Hub string all know.
+std::string HubEngine::position_text(const Position& start, int start_plies) const {
+  if (start_plies > 0 && declares("draw-rules")) return to_fen(start) + ":H" + std::to_string(start_plies);
+  return to_hub_position(start);
 }
 
 // The match's game, where the engine declares a variant parameter. An engine that declares none
@@ -190,11 +198,11 @@ void HubEngine::finish_late(ThinkReply& reply, SteadyClock::time_point started) 
   }
 }
 
-ThinkReply HubEngine::think(const Position& start, const std::vector<Move>& moves, std::string_view level,
-                            double budget_seconds) {
+ThinkReply HubEngine::think(const Position& start, int start_plies, const std::vector<Move>& moves,
+                            std::string_view level, double budget_seconds) {
   ThinkReply reply;
   hub::Message pos("pos");
-  pos.arg("pos", to_hub_position(start));
+  pos.arg("pos", position_text(start, start_plies));
   if (!moves.empty()) pos.quoted("moves", moves_text(start, moves));
   const auto started = SteadyClock::now();
   if (!send(pos.str()) || !send(level) || !send("go think")) {

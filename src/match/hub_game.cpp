@@ -79,7 +79,8 @@ std::optional<Outcome> adjudicate(const HubMatchSpec& spec, const Game& game, co
 std::optional<Outcome> play_move(Game& game, Side& side, EngineTotals& totals) {
   const Color colour = game.current().side_to_move();
   const MatchClock::Limit limit = side.clock.next_move();
-  const ThinkReply reply = side.engine->think(game.start(), game.moves(), limit.level, limit.budget);
+  const ThinkReply reply =
+      side.engine->think(game.start(), game.start_plies(), game.moves(), limit.level, limit.budget);
   const std::string at = " at move " + std::to_string(game.moves().size() / 2 + 1);
   switch (reply.outcome) {
     case ThinkReply::Outcome::Done:

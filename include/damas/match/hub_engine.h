@@ -72,8 +72,9 @@ class HubEngine {
   void kill() { process_.kill(); }
   Status new_game();
   // pos (start + moves so far), the given level line, go think; reads until done or deadline.
-  ThinkReply think(const Position& start, const std::vector<Move>& moves, std::string_view level,
-                   double budget_seconds);
+  // `start_plies`: the draw count the start came with (a lidraughts FEN's H).
+  ThinkReply think(const Position& start, int start_plies, const std::vector<Move>& moves,
+                   std::string_view level, double budget_seconds);
 
   const std::string& name() const { return spec_.name; }
   const EngineSpec& spec() const { return spec_; }
@@ -87,6 +88,8 @@ class HubEngine {
   Status handshake(SteadyClock::time_point deadline);
   Status configure();
   Status tell_variant();
+  bool declares(std::string_view param) const;
+  std::string position_text(const Position& start, int start_plies) const;
   Status set_param(std::string_view name, std::string_view value);
   Status wait_for(std::string_view command, SteadyClock::time_point deadline, std::string_view what);
   void finish_late(ThinkReply& reply, SteadyClock::time_point started);
