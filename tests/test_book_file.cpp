@@ -145,6 +145,10 @@ TEST_CASE("book file: a book is of one game, named in its header, its moves lega
   REQUIRE(read->find(p) != nullptr);  // its positions are of its game
   CHECK(read->find(p.with_variant(Variant::Brazilian)) == nullptr);
   CHECK(serialize_book(*read) == bytes);
+  // A position of another game is not added.
+  const Expected<std::size_t> foreign = russian.add(BookEntry{Position::start(), 0, {}});
+  REQUIRE_FALSE(foreign.has_value());
+  CHECK(foreign.error() == "a position of brazilian draughts in a book of russian");
 
   std::vector<unsigned char> as_brazilian = bytes;  // the same moves read by Brazilian rules
   std::memcpy(&as_brazilian[12], "brazilian\0\0\0\0\0\0\0", 16);

@@ -1,10 +1,14 @@
 #include "damas/book/book.h"
 
 #include <algorithm>
+#include <string>
 
 namespace damas::book {
 
 Expected<std::size_t> Book::add(BookEntry entry) {
+  if (entry.position.variant() != variant)
+    return Error{"a position of " + std::string(to_string(entry.position.variant())) +
+                 " draughts in a book of " + std::string(to_string(variant))};
   const Key key = entry.position.key();
   if (index_.count(key)) return Error{"a position is in the book twice"};
   index_.emplace(key, static_cast<std::uint32_t>(entries_.size()));
