@@ -1,13 +1,19 @@
-// Endgame databases for the tests: built once per test binary and opened once per process.
+// Endgame databases for the tests: built once per test binary and opened once per process, and
+// the byte edits that spoil their files behind a sound checksum.
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "damas/core/binary_io.h"
 #include "damas/core/types.h"
 #include "damas/egdb/egdb.h"
 
@@ -48,6 +54,24 @@ inline std::shared_ptr<const damas::egdb::Database> database(int pieces) {
   const auto db = damas::egdb::Database::open(built(pieces), pieces);
   REQUIRE(db.has_value());
   return open.emplace(pieces, *db).first->second;
+}
+
+inline std::vector<std::uint8_t> bytes_of(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Rewrites a slice file's bytes before its checksum with `edit`, and the checksum after them.
+template <typename Edit>
+void rewrite_slice_file(const std::filesystem::path& path, Edit&& edit) {
+  std::vector<std::uint8_t> data = bytes_of(path);
+  data.resize(data.size() - 8);
+  edit(data);
+  std::uint8_t sum[8];
+  damas::put_le(sum, damas::fnv1a64(data.data(), data.size()), 8);
+  data.insert(data.end(), std::begin(sum), std::end(sum));
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
 }
 
 }  // namespace test

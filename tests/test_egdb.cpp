@@ -47,7 +47,9 @@ const fs::path& scratch() {
 }
 
 using test::built;
+using test::bytes_of;
 using test::database;
+using test::rewrite_slice_file;
 
 egdb::Value probe(const char* fen) {
   const Expected<Position> p = parse_fen(fen);
@@ -65,11 +67,6 @@ std::uint64_t tbhits(Engine& e, const Position& p) {
   std::uint64_t hits = 0;
   e.search(limits, GoMode::Analyze, [&](const SearchInfo& i) { hits = std::max(hits, i.tbhits); });
   return hits;
-}
-
-std::vector<std::uint8_t> bytes_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // ---- An independent solver: every placement of up to 3 pieces, solved level by level -----
@@ -750,19 +747,6 @@ TEST_CASE("egdb: the Brazilian databases are never probed in a Russian game", "[
 }
 
 namespace {
-
-// Rewrites a slice file's bytes before its checksum with `edit`, and the checksum after them.
-template <typename Edit>
-void rewrite_slice_file(const fs::path& path, Edit&& edit) {
-  std::vector<std::uint8_t> data = bytes_of(path);
-  data.resize(data.size() - 8);
-  edit(data);
-  std::uint8_t sum[8];
-  put_le(sum, fnv1a64(data.data(), data.size()), 8);
-  data.insert(data.end(), std::begin(sum), std::end(sum));
-  std::ofstream(path, std::ios::binary | std::ios::trunc)
-      .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-}
 
 constexpr std::size_t kVersionAt = 8, kVariantAt = 12;  // after the magic; after the version
 
