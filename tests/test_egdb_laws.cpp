@@ -65,3 +65,22 @@ TEST_CASE("egdb convert: a saved list played again counts by the groups of the f
   CHECK(table(again) == table(first));
   fs::remove(saved);
 }
+
+TEST_CASE("egdb convert: another game's positions are played by its rules and its own laws",
+          "[egdb][russian]") {
+  const std::string& russian = test::built(3, Variant::Russian);
+  const std::string convert = std::string(DAMAS_BINARY) +
+                              " egdb convert --depth 2 --pieces 3 --games 6 --dir " + russian +
+                              " --engine egdb-path=" + russian;
+  std::string seed, own, fmjd64;
+  CHECK(test::run_command(convert + " --variant russian --draw-rules seed", seed) == 0);
+  CHECK_THAT(seed, Catch::Contains("of 6 positions won inside the seed laws"));
+  // Russian's own laws are FMJD-64's: under them no 3-piece win of the sample fits (7.2.8).
+  test::run_command(convert + " --variant russian", own);
+  test::run_command(convert + " --variant russian --draw-rules fmjd64", fmjd64);
+  CHECK(own == fmjd64);
+  CHECK(own != seed);
+  std::string brazilian;
+  CHECK(test::run_command(convert, brazilian) == 1);
+  CHECK_THAT(brazilian, Catch::Contains(russian + " holds russian databases, not brazilian (--variant)"));
+}

@@ -307,8 +307,8 @@ TEST_CASE("selfplay (russian): an option list or opening of another game is refu
 
 TEST_CASE("an in-process engine plays the referee's game, and an option list of another is refused",
           "[selfplay][russian]") {
-  // The tools that play Brazilian only (safety, egdb convert) refuse variant=russian rather than
-  // playing Brazilian under it.
+  // The tools that play Brazilian only (safety) refuse variant=russian rather than playing
+  // Brazilian under it.
   Engine engine;
   const Expected<OptionList> russian = parse_option_list("variant=russian level=hard");
   REQUIRE(russian.has_value());

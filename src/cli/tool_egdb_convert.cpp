@@ -99,8 +99,9 @@ Sample sample(const egdb::Database& db, int from, int to, int count, std::uint64
     const int n = counts[rng() % counts.size()];
     std::discrete_distribution<std::size_t> pick(sizes[n].begin(), sizes[n].end());
     const egdb::SliceIndex index(slices[n][pick(rng)]);
-    const std::optional<Position> p =
+    std::optional<Position> p =
         index.position_of(rng() % index.size(), rng() % 2 ? Color::White : Color::Black);
+    if (p) p = p->with_variant(db.variant());  // the index places pieces; the game is the set's
     if (!p || has_capture(*p)) continue;
     const std::optional<egdb::Value> v = db.probe(*p);
     if (!v || v->wdl != egdb::Wdl::Win) continue;
@@ -139,7 +140,7 @@ int egdb_convert_main(const Args& args) {
   po::options_description desc(
       "damas egdb convert [--dir D] [--pieces N] [--from-pieces M] [--games G] [--seed S] [--group G]\n"
       "                   [--positions F] [--save F] (--depth P | --movetime S) [--draw-rules R]\n"
-      "                   [--engine \"opts\"] [--defender \"opts\"] [--concurrency K]");
+      "                   [--engine \"opts\"] [--defender \"opts\"] [--concurrency K] [--variant V]");
   desc.add_options()("help,h", "show this help")(
       "dir", po::value<std::string>()->default_value(""),
       "databases the positions are drawn from (default: those the engine finds, egdb-path=auto)")(
@@ -155,13 +156,14 @@ int egdb_convert_main(const Args& args) {
       "save", po::value<std::string>(), "write the positions played (FEN | group, win in N)")(
       "depth", po::value<int>(), "search depth per move")("movetime", po::value<double>(),
                                                           "seconds per move")(
-      "draw-rules", po::value<std::string>()->default_value("seed"),
-      "the referee's draw laws and the engines' (seed or fmjd64); positions are won inside them")(
-      "engine", po::value<std::string>()->default_value(""),
-      "options of both engines (name=value ...), e.g. \"egdb-path=none\"")(
+      "draw-rules", po::value<std::string>()->default_value("game"),
+      "the referee's draw laws and the engines' (game: the game's own; seed, fmjd64 or portuguese); "
+      "positions are won inside them")("engine", po::value<std::string>()->default_value(""),
+                                       "options of both engines (name=value ...), e.g. \"egdb-path=none\"")(
       "defender", po::value<std::string>()->default_value(""),
       "options of the losing side's engine, after --engine")(
       "concurrency", po::value<int>()->default_value(1), "games played at once");
+  add_variant_option(desc);
   po::variables_map vm;
   if (const std::optional<int> exit_code = parse_command_line("egdb convert", args, desc, vm))
     return *exit_code;
@@ -170,8 +172,10 @@ int egdb_convert_main(const Args& args) {
     return code;
   };
   if (Status s = check_output_option(vm, "save", "positions file"); !s) return fail(s.error(), 2);
-  const std::optional<DrawRules> rules = parse_draw_rules(vm["draw-rules"].as<std::string>());
-  if (!rules) return fail("--draw-rules takes seed, fmjd64 or portuguese", 2);
+  const Expected<Variant> variant = variant_option(vm);
+  if (!variant) return fail(variant.error(), 2);
+  const std::optional<DrawRules> rules = parse_draw_rules(vm["draw-rules"].as<std::string>(), *variant);
+  if (!rules) return fail("--draw-rules takes game, seed, fmjd64 or portuguese", 2);
   SearchLimits limits;
   if (vm.count("depth")) limits.depth = std::clamp(vm["depth"].as<int>(), 1, 100);
   if (vm.count("movetime")) {
@@ -192,7 +196,7 @@ int egdb_convert_main(const Args& args) {
   std::vector<Task> tasks;
   if (vm.count("positions")) {
     Expected<std::vector<Opening>> list =
-        load_openings(vm["positions"].as<std::string>(), OpeningFormat::Fen);
+        load_openings(vm["positions"].as<std::string>(), OpeningFormat::Fen, *variant);
     if (!list) return fail(list.error(), 2);
     for (const Opening& o : *list) tasks.push_back(task_of_saved_line(o));
   } else {
@@ -201,14 +205,15 @@ int egdb_convert_main(const Args& args) {
     if (from < 3 || pieces > 8 || from > pieces)
       return fail("pieces must satisfy 3 <= --from-pieces <= --pieces <= 8", 2);
     std::string dir = vm["dir"].as<std::string>();
-    if (dir.empty()) dir = egdb::find_databases(egdb::Places::of_process(), pieces).dir;
+    if (dir.empty()) dir = egdb::find_databases(egdb::Places::of_process(), pieces, *variant).dir;
     if (dir.empty())
       return fail("no endgame databases found (give --dir, or build them: damas egdb build)", 1);
     const auto db = egdb::Database::open(dir, pieces);
     if (!db || (*db)->max_pieces() < pieces)
       return fail(db ? dir + " does not hold " + std::to_string(pieces) + " pieces" : db.error(), 1);
-    if ((*db)->variant() != Variant::Brazilian)  // the games are played by the Brazilian engine
-      return fail(dir + " holds " + std::string(to_string((*db)->variant())) + " databases, not brazilian",
+    if ((*db)->variant() != *variant)
+      return fail(dir + " holds " + std::string(to_string((*db)->variant())) + " databases, not " +
+                      std::string(to_string(*variant)) + " (--variant)",
                   1);
     Sample drawn = sample(**db, from, pieces, vm["games"].as<int>(), vm["seed"].as<std::uint64_t>(), *rules,
                           vm["group"].as<std::string>());
@@ -233,12 +238,12 @@ int egdb_convert_main(const Args& args) {
   ProgressLine line(stderr, platform::is_terminal(stderr));
   const auto work = [&] {
     Engine winner, loser;
-    if (Status s = configure_in_process_engine(winner, *both, *rules, Variant::Brazilian); !s) {
+    if (Status s = configure_in_process_engine(winner, *both, *rules, *variant); !s) {
       const std::lock_guard lock(print);
       setup_error = "--engine: " + s.error();
       return;
     }
-    if (Status s = configure_in_process_engine(loser, defender, *rules, Variant::Brazilian); !s) {
+    if (Status s = configure_in_process_engine(loser, defender, *rules, *variant); !s) {
       const std::lock_guard lock(print);
       setup_error = "--defender: " + s.error();
       return;
