@@ -11,11 +11,6 @@
 namespace damas {
 namespace {
 
-// A database win (loss) the search cannot take as proven, because a draw law may still end the
-// game first (the lone king's long diagonal, FMJD-64 7.2.7): a score in a band below the mate
-// scores, shorter wins higher, so the search keeps deepening and still heads for the win.
-constexpr Score kKnownWin = kScoreWinThreshold - 500;
-static_assert(kKnownWin - egdb::kMaxDistance > 2 * 30 * kMan, "above any evaluation of material");
 // A database win longer than the count left: a draw unless a capture or a crowning on the way
 // restarts the count, which the search looks for below it. Scored within half a man of a draw,
 // shorter wins a little higher, so the loser still makes the winner's way long.
@@ -110,8 +105,10 @@ Key Worker::tt_key(const Position& pos, int ply) const {
 // A position the databases cover (no capture pending: those are searched) scores as a win or
 // loss at its distance to the end of the game, so each move along it makes progress, when that
 // distance fits inside the count of the draw law in force. A win that does not fit is about a
-// draw, and one that 7.2.7 (the lone king on the long diagonal) may still cut short is only
-// about a win: the search goes on below both.
+// draw. One that a later law (7.2.7, the forcada) may still cut short keeps its distance, so the
+// search takes the shortest win as it does elsewhere (scored below every exact win, it turned
+// away from the shortest line and went round in circles: bench/egdb.md), but is not proven: the
+// search goes on below it, where such a law ending within the horizon is seen.
 EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   const egdb::Database* db = request_.egdb.get();
   if (!db || popcount(pos.occupied()) > db->max_pieces() || has_capture(pos)) return {};
@@ -121,10 +118,10 @@ EgdbVerdict Worker::probe_egdb(const Position& pos, int ply) {
   if (v->wdl == egdb::Wdl::Draw) return {kScoreDraw, true};
   const Score sign = v->wdl == egdb::Wdl::Win ? 1 : -1;
   if (v->plies > plies_left(pos, ply)) return {sign * (kOutOfCountWin - v->plies / 8), false};
-  if (counted_laws_ &&
-      law_may_cut_short(pos, request_.draw_rules, draw_[static_cast<std::size_t>(ply)], v->plies))
-    return {sign * (kKnownWin - v->plies), false};
-  return {sign > 0 ? win_in(ply + v->plies) : loss_in(ply + v->plies), true};
+  const Score score = sign > 0 ? win_in(ply + v->plies) : loss_in(ply + v->plies);
+  const bool cut_short = counted_laws_ && law_may_cut_short(pos, request_.draw_rules,
+                                                            draw_[static_cast<std::size_t>(ply)], v->plies);
+  return {score, !cut_short};
 }
 
 // A repetition of an earlier position (game history or search path) is scored as a draw: the

@@ -22,7 +22,7 @@ inline constexpr Score kNoScore = -kScoreInfinite;
 // What the databases say of a position under the draw law in force.
 struct EgdbVerdict {
   Score score = kNoScore;  // kNoScore: not covered
-  bool proven = false;     // the score is the value (else a known-win estimate: search on)
+  bool proven = false;     // the score is the value (else an estimate: search on below it)
 };
 
 struct RootMove {
