@@ -24,6 +24,7 @@
 #include "damas/egdb/discovery.h"
 #include "damas/egdb/egdb.h"
 #include "damas/engine/engine.h"
+#include "damas/engine/options.h"
 #include "damas/match/openings.h"
 #include "damas/match/selfplay.h"
 
@@ -98,10 +99,9 @@ Sample sample(const egdb::Database& db, int from, int to, int count, std::uint64
   for (std::uint64_t tries = 0; static_cast<int>(tasks.size()) < count && tries < 400'000'000; ++tries) {
     const int n = counts[rng() % counts.size()];
     std::discrete_distribution<std::size_t> pick(sizes[n].begin(), sizes[n].end());
-    const egdb::SliceIndex index(slices[n][pick(rng)]);
-    std::optional<Position> p =
+    const egdb::SliceIndex index(slices[n][pick(rng)], db.variant());
+    const std::optional<Position> p =
         index.position_of(rng() % index.size(), rng() % 2 ? Color::White : Color::Black);
-    if (p) p = p->with_variant(db.variant());  // the index places pieces; the game is the set's
     if (!p || has_capture(*p)) continue;
     const std::optional<egdb::Value> v = db.probe(*p);
     if (!v || v->wdl != egdb::Wdl::Win) continue;
@@ -175,7 +175,7 @@ int egdb_convert_main(const Args& args) {
   const Expected<Variant> variant = variant_option(vm);
   if (!variant) return fail(variant.error(), 2);
   const std::optional<DrawRules> rules = parse_draw_rules(vm["draw-rules"].as<std::string>(), *variant);
-  if (!rules) return fail("--draw-rules takes game, seed, fmjd64 or portuguese", 2);
+  if (!rules) return fail("--draw-rules takes one of: " + find_option(option::kDrawRules)->values_text(), 2);
   SearchLimits limits;
   if (vm.count("depth")) limits.depth = std::clamp(vm["depth"].as<int>(), 1, 100);
   if (vm.count("movetime")) {
